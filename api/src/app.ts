@@ -1,0 +1,90 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import compress from 'koa-compress';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { BackgroundTasks } from './background';
+import type { AppCustomContext, AppDeps, AppRouter, AppState, Clock } from './http/context';
+import { errorMiddleware } from './http/errors';
+import { requestLogger } from './http/logging';
+import { csrfGuard, securityHeaders } from './http/security';
+import { sessionMiddleware } from './http/session';
+import { staticSite } from './http/static';
+
+/** Paths whose bodies may carry uploaded images (data URIs); everything else gets a small limit. */
+const LARGE_BODY_PATHS = new Set(['/_api/products/create', '/_api/products/update']);
+export const SMALL_BODY_LIMIT = '100kb';
+export const LARGE_BODY_LIMIT = '25mb';
+
+/** A feature registers its routes (and optional background jobs) here. */
+export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;
+
+const features: Feature[] = [];
+
+export interface CreateAppOptions {
+  db: Knex;
+  dbKind: 'pglite' | 'pg';
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  /** Serve the built PWA from config.staticDir (production and browser tests). */
+  serveStatic?: boolean;
+}
+
+export interface AppHandle {
+  app: Koa<AppState, AppCustomContext>;
+  deps: AppDeps;
+  background: BackgroundTasks;
+}
+
+/** Builds the Koa app from its dependencies. Does not listen. */
+export function createApp(opts: CreateAppOptions): AppHandle {
+  const deps: AppDeps = {
+    db: opts.db,
+    dbKind: opts.dbKind,
+    config: opts.config,
+    clock: opts.clock ?? { now: () => new Date() },
+    logger: opts.logger,
+  };
+  const app = new Koa<AppState, AppCustomContext>();
+  app.proxy = opts.config.trustProxy;
+  app.context.deps = deps;
+  app.silent = true;
+
+  const background = new BackgroundTasks(opts.logger);
+  const router: AppRouter = new Router<AppState, AppCustomContext>();
+
+  router.get('/healthz', async (ctx) => {
+    await deps.db.raw('select 1');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok', database: deps.dbKind };
+  });
+
+  for (const feature of features) feature(router, { deps, background });
+
+  const smallBody = bodyParser({ enableTypes: ['json'], jsonLimit: SMALL_BODY_LIMIT, encoding: 'utf-8' });
+  const largeBody = bodyParser({ enableTypes: ['json'], jsonLimit: LARGE_BODY_LIMIT, encoding: 'utf-8' });
+
+  app.use(requestLogger(opts.logger));
+  app.use(errorMiddleware(opts.logger));
+  app.use(
+    securityHeaders({
+      https: opts.config.env === 'production' && !!opts.config.publicOrigin?.startsWith('https:'),
+    }),
+  );
+  app.use(compress({ threshold: 1024 }));
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/_api/')) ctx.set('Cache-Control', 'no-store');
+    return next();
+  });
+  app.use(csrfGuard({ publicOrigin: opts.config.publicOrigin }));
+  app.use((ctx, next) => (LARGE_BODY_PATHS.has(ctx.path) ? largeBody(ctx, next) : smallBody(ctx, next)));
+  app.use(sessionMiddleware());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  if (opts.serveStatic) app.use(staticSite(opts.config.staticDir));
+
+  return { app, deps, background };
+}

@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import type { Next } from 'koa';
+import type { Knex } from 'knex';
+import type { AppContext, SessionUser } from './context';
+
+export const SESSION_COOKIE = 'nagai_session';
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
+
+interface UserRow {
+  id: number;
+  email: string;
+  display_name: string;
+  full_name: string | null;
+  role: SessionUser['role'];
+  avatar_url: string | null;
+  phone: string | null;
+  address: string | null;
+  created_at: Date;
+}
+
+/** Maps a users row to the session user. */
+export function toSessionUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    fullName: row.full_name,
+    role: row.role,
+    avatarUrl: row.avatar_url,
+    phone: row.phone,
+    address: row.address,
+    createdAt: row.created_at,
+  };
+}
+
+function cookieOptions(ctx: AppContext, expires?: Date) {
+  const { config } = ctx.deps;
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: ctx.secure || config.env === 'production',
+    path: '/',
+    overwrite: true,
+    expires,
+  };
+}
+
+/** Starts a new session (a fresh random id every login) and sets its cookie. */
+export async function startSession(ctx: AppContext, db: Knex, userId: number): Promise<void> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = ctx.deps.clock.now();
+  const expiresAt = new Date(now.getTime() + ctx.deps.config.sessionTtlDays * 86_400_000);
+  // A session presented before login is never reused: drop it so the old id cannot be fixed on the user.
+  if (ctx.state.sessionId) await db('sessions').where({ id: ctx.state.sessionId }).delete();
+  await db('sessions').insert({
+    id: hashToken(token),
+    user_id: userId,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expiresAt,
+    user_agent: ctx.get('User-Agent').slice(0, 300) || null,
+    ip: ctx.ip,
+  });
+  ctx.cookies.set(SESSION_COOKIE, token, cookieOptions(ctx, expiresAt));
+}
+
+/** Revokes the current session on the server and clears the cookie. */
+export async function endSession(ctx: AppContext, db: Knex): Promise<void> {
+  if (ctx.state.sessionId) await db('sessions').where({ id: ctx.state.sessionId }).delete();
+  ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
+  ctx.state.user = undefined;
+  ctx.state.sessionId = undefined;
+}
+
+/** Revokes every session of a user except, optionally, one to keep. */
+export async function revokeUserSessions(db: Knex, userId: number, keepSessionId?: string): Promise<void> {
+  const q = db('sessions').where({ user_id: userId });
+  if (keepSessionId) q.whereNot({ id: keepSessionId });
+  await q.delete();
+}
+
+/** Loads the user for the session cookie, if any, into ctx.state. */
+export function sessionMiddleware() {
+  return async function session(ctx: AppContext, next: Next) {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    if (token && ctx.path.startsWith('/_api/')) {
+      const { db, clock } = ctx.deps;
+      const id = hashToken(token);
+      const row = (await db('sessions as s')
+        .join('users as u', 'u.id', 's.user_id')
+        .where('s.id', id)
+        .where('s.expires_at', '>', clock.now())
+        .first(
+          'u.id',
+          'u.email',
+          'u.display_name',
+          'u.full_name',
+          'u.role',
+          'u.avatar_url',
+          'u.phone',
+          'u.address',
+          'u.created_at',
+          's.last_seen_at',
+        )) as (UserRow & { last_seen_at: Date }) | undefined;
+      if (row) {
+        ctx.state.user = toSessionUser(row);
+        ctx.state.sessionId = id;
+        // Touch at most hourly: keeps the hot path free of writes.
+        if (clock.now().getTime() - new Date(row.last_seen_at).getTime() > 3_600_000) {
+          await db('sessions').where({ id }).update({ last_seen_at: clock.now() });
+        }
+      }
+    }
+    return next();
+  };
+}

@@ -1,0 +1,87 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { migrateLatest } from '../../db/migrate';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../db/seeds/demo';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { openConfiguredDatabase } from './database';
+import { createLogger } from './http/logging';
+
+async function main() {
+  const started = Date.now();
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openConfiguredDatabase(config);
+  await migrateLatest(database.knex);
+  if (config.seedDemo && (await isDatabaseEmpty(database.knex))) {
+    logger.info('empty database: loading demo data');
+    await seedDemoData(database.knex, { log: (m) => logger.info(m) });
+  }
+
+  const { app, background } = createApp({
+    db: database.knex,
+    dbKind: database.kind,
+    config,
+    logger,
+    serveStatic: true,
+  });
+
+  let stopping = false;
+  const handler = app.callback();
+  const server = http.createServer((req, res) => {
+    // While draining, answer what arrives but tell keep-alive clients not to send more on this connection.
+    if (stopping) res.setHeader('Connection', 'close');
+    void handler(req, res);
+  });
+  server.keepAliveTimeout = 5000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  background.start();
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const dbLabel =
+    database.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  // Plain console output: this is what a developer reads after `npm start`.
+  console.log(`\nNagai is running at ${url}  (database: ${dbLabel}, ready in ${Date.now() - started} ms)`);
+  if (config.seedDemo) {
+    console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
+    for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}  → ${url}${a.loginPath}`);
+  }
+  console.log('');
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    const hardStop = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 10_000);
+    hardStop.unref();
+    // Refuse new connections; finish what is in flight; close keep-alive connections as they go idle.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+    await closed;
+    clearInterval(idleSweep);
+    for (const s of sockets) s.destroy();
+    await background.stop();
+    await database.close();
+    clearTimeout(hardStop);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+// int8 (count(*), bigserial) as a JS number: our counts stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** A connected database: knex for queries, plus what it is and how to close it. */
+export interface Database {
+  knex: Knex;
+  kind: 'pglite' | 'pg';
+  close(): Promise<void>;
+}
+
+export interface PgOptions {
+  url: string;
+  poolMax: number;
+  connectionTimeoutMs: number;
+  statementTimeoutMs: number;
+  searchPath?: string[];
+  applicationName?: string;
+}
+
+/** PostgreSQL through node-postgres with a bounded pool and time limits. */
+export function openPostgres(opts: PgOptions): Database {
+  const knex = knexFactory({
+    client: 'pg',
+    connection: {
+      connectionString: opts.url,
+      statement_timeout: opts.statementTimeoutMs,
+      connectionTimeoutMillis: opts.connectionTimeoutMs,
+      application_name: opts.applicationName ?? 'nagai',
+    },
+    searchPath: opts.searchPath,
+    pool: {
+      min: 0,
+      max: opts.poolMax,
+      // A request waits at most this long for a free connection, then fails (503) instead of hanging.
+      acquireTimeoutMillis: opts.connectionTimeoutMs,
+      createTimeoutMillis: opts.connectionTimeoutMs,
+      idleTimeoutMillis: 30000,
+      propagateCreateError: true,
+    },
+    acquireConnectionTimeout: opts.connectionTimeoutMs,
+  });
+  return { knex, kind: 'pg', close: () => knex.destroy() };
+}
+
+/** Embedded PGlite (PostgreSQL in WebAssembly) in a directory, or in memory when dir is undefined. */
+export async function openPglite(dir: string | undefined): Promise<Database> {
+  if (dir) fs.mkdirSync(path.resolve(dir), { recursive: true });
+  const pglite = new PGlite({ dataDir: dir ? path.resolve(dir) : undefined, extensions: { pg_trgm } });
+  await pglite.waitReady;
+  const knex = knexFactory({
+    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    dialect: 'postgres',
+    connection: () => ({ pglite }) as object,
+  });
+  return {
+    knex,
+    kind: 'pglite',
+    async close() {
+      await knex.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Normalises count(*) and numeric aggregates, which differ between pg (string) and PGlite (number). */
+export function toNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return Number(v);
+  if (typeof v === 'bigint') return Number(v);
+  return 0;
+}

@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import * as m0001 from './migrations/0001_initial';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration in order. A new migration is a new file added at the end, never an edit. */
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+/** Brings the schema up to date; safe to run on every start and from several processes. */
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  const [, names] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return names;
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The URL of the production server started by the e2e global setup. */
+export const baseUrl = () => inject('baseUrl');
+
+/** Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--allow-loopback-in-peer-connection',
+      ...extraArgs,
+    ],
+  });
+}
+
+/** A fresh browser context (own cookies and storage) at a phone or desktop size. */
+export function newContext(
+  browser: Browser,
+  opts: { mobile?: boolean; locale?: string } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: baseUrl(),
+    viewport: opts.mobile ? { width: 360, height: 740 } : { width: 1280, height: 860 },
+    locale: opts.locale ?? 'en-IN',
+    isMobile: opts.mobile,
+    hasTouch: opts.mobile,
+  });
+}
+
+/** Runs axe-core on the page and fails on serious or critical violations. */
+export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<unknown> } })
+      .axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  })) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
+  expect(summary, `accessibility violations on ${label}`).toEqual([]);
+}
