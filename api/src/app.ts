@@ -12,6 +12,16 @@ import { requestLogger } from './http/logging';
 import { csrfGuard, securityHeaders } from './http/security';
 import { sessionMiddleware } from './http/session';
 import { staticSite } from './http/static';
+import { accountsFeature } from './features/accounts/routes';
+import { mediaFeature } from './features/media/routes';
+import { catalogFeature } from './features/catalog/routes';
+import { sellersFeature } from './features/sellers/routes';
+import { adminFeature } from './features/admin/routes';
+import { cartFeature } from './features/cart/routes';
+import { checkoutFeature } from './features/checkout/routes';
+import { ordersFeature } from './features/orders/routes';
+import { callsFeature } from './features/calls/routes';
+import { videoFeature } from './features/video/routes';
 
 /** Paths whose bodies may carry uploaded images (data URIs); everything else gets a small limit. */
 const LARGE_BODY_PATHS = new Set(['/_api/products/create', '/_api/products/update']);
@@ -21,7 +31,18 @@ export const LARGE_BODY_LIMIT = '25mb';
 /** A feature registers its routes (and optional background jobs) here. */
 export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;
 
-const features: Feature[] = [];
+const features: Feature[] = [
+  accountsFeature,
+  mediaFeature,
+  catalogFeature,
+  sellersFeature,
+  adminFeature,
+  cartFeature,
+  checkoutFeature,
+  ordersFeature,
+  callsFeature,
+  videoFeature,
+];
 
 export interface CreateAppOptions {
   db: Knex;

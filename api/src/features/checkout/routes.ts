@@ -1,0 +1,4 @@
+import type { Feature } from '../../app';
+
+/** Routes of the checkout area. */
+export const checkoutFeature: Feature = (_router) => {};

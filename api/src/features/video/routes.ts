@@ -1,0 +1,4 @@
+import type { Feature } from '../../app';
+
+/** Routes of the video area. */
+export const videoFeature: Feature = (_router) => {};
