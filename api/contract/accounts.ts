@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { USER_ROLES, type UserRole } from './constants';
+import type { SellerProfile } from './sellers';
+
+/** Every accounts message of the spec (§5, §8), word for word. Locales hold them under messages.accounts.<id>. */
+export const ACCOUNT_MESSAGES = {
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+  passwordMin: 'Password must be at least 8 characters',
+  passwordMax: 'Password cannot exceed 200 characters.',
+  nameRequired: 'Name is required',
+  atLeastOneField: 'At least one field must be provided to update.',
+  unknownFields: 'Unknown fields are not allowed.',
+  displayNameEmpty: 'Display name cannot be empty.',
+  displayNameMax: 'Display name cannot exceed 100 characters.',
+  invalidEmail: 'Invalid email address.',
+  invalidAvatarUrl: 'Invalid URL for avatar.',
+  phoneMin: 'Phone number must be at least 5 characters.',
+  phoneMax: 'Phone number cannot exceed 20 characters.',
+  addressMax: 'Address cannot exceed 500 characters.',
+  noProfileChanges: 'No changes were made to your profile.',
+  currentPasswordRequired: 'Current password is required',
+  newPasswordMin: 'Password must be at least 8 characters long',
+  newPasswordLower: 'Password must contain at least one lowercase letter',
+  newPasswordUpper: 'Password must contain at least one uppercase letter',
+  newPasswordNumber: 'Password must contain at least one number',
+  newPasswordSpecial: 'Password must contain at least one special character',
+  newPasswordsMismatch: 'New passwords do not match',
+  noChanges: 'No changes were made.',
+  loginFailed: 'Login failed',
+  loginFailedRetry: 'Login failed. Please try again.',
+  registrationFailed: 'Registration failed. Please try again.',
+  emailInUse: 'This email is already registered. Please try logging in instead.',
+  invalidDisplayName: "Please provide a valid display name that isn't empty.",
+  displayNameErrorPrefix: 'Please check your display name: ',
+  profileUpdated: 'Profile updated successfully!',
+  profileUpdateFailed: 'Failed to update profile. Please try again.',
+  mustBeLoggedIn: 'You must be logged in to update your profile.',
+  passwordChanged: 'Password changed successfully!',
+  passwordChangeFailed: 'Failed to change password. Please try again.',
+  sessionCheckFailed: 'Session check failed',
+  // Server-side texts of ours (the spec leaves them open).
+  invalidCredentials: 'Invalid email or password.',
+  emailAlreadyInUse: 'Email already in use',
+  currentPasswordWrong: 'Current password is incorrect.',
+  adminSignupRefused: 'Admin accounts cannot be created through registration.',
+  tooManyLoginAttempts: 'Too many failed login attempts. Please wait {minutes} minute(s) and try again.',
+} as const;
+export type AccountMessageId = keyof typeof ACCOUNT_MESSAGES;
+
+const M = ACCOUNT_MESSAGES;
+const strict = <T extends z.ZodRawShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : undefined),
+  });
+
+export const LoginSchema = strict({
+  email: z
+    .string({ error: M.emailRequired })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: M.emailRequired })),
+  password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(200, M.passwordMax),
+});
+export type LoginInput = z.infer<typeof LoginSchema>;
+
+export const RegisterSchema = strict({
+  email: z
+    .string({ error: M.invalidEmail })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: M.invalidEmail })),
+  password: z.string({ error: M.passwordMin }).min(8, M.passwordMin).max(200, M.passwordMax),
+  displayName: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(100, M.displayNameMax),
+  fullName: z.string().trim().max(200).optional(),
+  role: z.enum(USER_ROLES).optional(),
+  adminSignupCode: z.string().max(200).optional(),
+});
+export type RegisterInput = z.infer<typeof RegisterSchema>;
+
+/** Empty strings become null: the form sends empty optional values as null. */
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+export const ProfileUpdateSchema = strict({
+  displayName: z.string().trim().min(1, M.displayNameEmpty).max(100, M.displayNameMax).optional(),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: M.invalidEmail }))
+    .optional(),
+  avatarUrl: z.preprocess(emptyToNull, z.url({ error: M.invalidAvatarUrl }).max(2000).nullable()).optional(),
+  phone: z
+    .preprocess(emptyToNull, z.string().trim().min(5, M.phoneMin).max(20, M.phoneMax).nullable())
+    .optional(),
+  address: z.preprocess(emptyToNull, z.string().trim().max(500, M.addressMax).nullable()).optional(),
+}).refine((v) => Object.values(v).some((x) => x !== undefined), { error: M.atLeastOneField });
+export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;
+
+export const NewPasswordSchema = z
+  .string()
+  .min(8, M.newPasswordMin)
+  .max(200, M.passwordMax)
+  .regex(/[a-z]/, M.newPasswordLower)
+  .regex(/[A-Z]/, M.newPasswordUpper)
+  .regex(/[0-9]/, M.newPasswordNumber)
+  .regex(/[^A-Za-z0-9]/, M.newPasswordSpecial);
+
+export const PasswordChangeSchema = strict({
+  currentPassword: z.string({ error: M.currentPasswordRequired }).min(1, M.currentPasswordRequired),
+  newPassword: NewPasswordSchema,
+  confirmNewPassword: z.string(),
+}).refine((v) => v.newPassword === v.confirmNewPassword, {
+  error: M.newPasswordsMismatch,
+  path: ['confirmNewPassword'],
+});
+export type PasswordChangeInput = z.infer<typeof PasswordChangeSchema>;
+
+/** The user as the API returns it (session, login, registration, profile update). */
+export interface User {
+  id: number;
+  email: string;
+  displayName: string;
+  fullName: string | null;
+  role: UserRole;
+  avatarUrl: string | null;
+  phone: string | null;
+  address: string | null;
+  createdAt: string;
+  sellerProfile: SellerProfile | null;
+}
