@@ -11,6 +11,8 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           include: ['tests/api/**/*.test.ts'],
+          // *.pg.test.ts prove concurrency, which PGlite (one connection) cannot: PostgreSQL only.
+          exclude: ['tests/api/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
