@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
   STATIC_DIR: z.string().default('./dist'),
+  MEDIA_ALLOW_PRIVATE_URLS: bool.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -55,6 +56,8 @@ export interface Config {
   };
   vapid?: { publicKey: string; privateKey: string; subject: string };
   staticDir: string;
+  /** Let image URLs point at loopback/private addresses (local development only; an SSRF risk otherwise). */
+  mediaAllowPrivateUrls: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           }
         : undefined,
     staticDir: e.STATIC_DIR,
+    mediaAllowPrivateUrls: e.MEDIA_ALLOW_PRIVATE_URLS,
   };
   return { ...config, ...overrides };
 }

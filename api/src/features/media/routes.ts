@@ -1,4 +1,38 @@
 import type { Feature } from '../../app';
+import type { AppContext } from '../../http/context';
+import { notFound } from '../../http/errors';
+import { findMedia, mediaExists } from './service';
 
-/** Routes of the media area. */
-export const mediaFeature: Feature = (_router) => {};
+const KEY = /^[A-Za-z0-9_-]{1,80}\.(webp|png|jpg|gif)$/;
+
+// Media bytes are user-supplied: they must never be run as a document or script, nor sniffed as one.
+function lockDown(ctx: AppContext): void {
+  ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}
+
+/** Routes of the media area: stored images at stable, content-hashed, immutable URLs. */
+export const mediaFeature: Feature = (router) => {
+  router.get('/media/:key', async (ctx) => {
+    lockDown(ctx);
+    const key = ctx.params.key;
+    if (!KEY.test(key)) throw notFound('Image not found.');
+    // Keys are content hashes, so the key itself is a strong validator.
+    const etag = `"${key}"`;
+    const inm = ctx.get('If-None-Match');
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+      if (!(await mediaExists(ctx.deps.db, key))) throw notFound('Image not found.');
+      ctx.status = 304;
+      ctx.set('ETag', etag);
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      return;
+    }
+    const media = await findMedia(ctx.deps.db, key);
+    if (!media) throw notFound('Image not found.');
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+    ctx.type = media.contentType;
+    ctx.body = media.data;
+  });
+};

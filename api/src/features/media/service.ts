@@ -1,0 +1,342 @@
+import crypto from 'node:crypto';
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Knex } from 'knex';
+import sharp, { type Metadata } from 'sharp';
+import {
+  INVALID_IMAGE_MESSAGE,
+  MEDIA_PATH_PREFIX,
+  MEDIA_RENDITIONS,
+  type StoredImage,
+} from '../../../contract/media';
+import { badRequest } from '../../http/errors';
+
+/** Largest original we accept, from a data URI, a URL or raw bytes. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** Refuses decompression bombs: a tiny file that claims enormous dimensions. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
+const MAX_REDIRECTS = 3;
+
+export interface IngestOptions {
+  /** Allow URLs that resolve to loopback/private/link-local addresses (tests, local development). */
+  allowPrivateUrls?: boolean;
+  fetchTimeoutMs?: number;
+}
+
+type RasterFormat = 'png' | 'jpeg' | 'webp' | 'gif';
+
+const DATA_URI = /^data:image\/(png|jpeg|jpg|webp|gif);base64,([A-Za-z0-9+/=\s]+)$/i;
+
+/** Identifies a raster image by its magic bytes; names and declared types are not trusted. */
+export function sniffRasterFormat(buf: Buffer): RasterFormat | null {
+  if (
+    buf.length >= 8 &&
+    buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'png';
+  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (buf.length >= 12 && buf.toString('ascii', 0, 4) === 'RIFF' && buf.toString('ascii', 8, 12) === 'WEBP')
+    return 'webp';
+  if (buf.length >= 6 && /^GIF8[79]a$/.test(buf.toString('ascii', 0, 6))) return 'gif';
+  return null;
+}
+
+const invalid = () => badRequest(INVALID_IMAGE_MESSAGE, 'invalid_image');
+
+// Loopback, private, carrier-grade NAT, link-local, multicast and reserved ranges: never fetched by default.
+const blocked = new net.BlockList();
+for (const [addr, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(addr, prefix, 'ipv4');
+for (const [addr, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['2001:db8::', 32],
+] as const)
+  blocked.addSubnet(addr, prefix, 'ipv6');
+
+/** True when an IP address is loopback, private, link-local or otherwise not a public internet host. */
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return blocked.check(mapped[1], 'ipv4');
+    return blocked.check(address, 'ipv6');
+  }
+  return true;
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A DNS lookup that refuses private addresses. It runs for the connection itself, so a host that
+ * resolves to a public address when checked and a private one when connecting (DNS rebinding) is caught.
+ */
+function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
+      const e: NodeJS.ErrnoException = new Error('refused private address');
+      e.code = 'EPRIVATEADDR';
+      return callback(e, []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+}
+
+/** Fetches an image URL with a size cap, a timeout, a redirect limit and the SSRF guard. */
+async function fetchImage(rawUrl: string, opts: IngestOptions): Promise<Buffer> {
+  const timeoutMs = opts.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw invalid();
+  }
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid();
+    if (url.username || url.password) throw invalid();
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!opts.allowPrivateUrls) {
+      if (net.isIP(host) ? isPrivateAddress(host) : host === 'localhost' || host.endsWith('.localhost'))
+        throw badRequest('The image URL points to a private network address.', 'image_url_refused');
+    }
+    const result = await requestOnce(url, opts, Math.max(1, deadline - Date.now()));
+    if ('redirect' in result) {
+      try {
+        url = new URL(result.redirect, url);
+      } catch {
+        throw invalid();
+      }
+      continue;
+    }
+    return result.body;
+  }
+  throw badRequest('The image URL redirected too many times.', 'image_fetch_failed');
+}
+
+function requestOnce(
+  url: URL,
+  opts: IngestOptions,
+  timeoutMs: number,
+): Promise<{ body: Buffer } | { redirect: string }> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.get(
+      url,
+      {
+        lookup: opts.allowPrivateUrls ? undefined : (guardedLookup as unknown as net.LookupFunction),
+        headers: { Accept: 'image/png,image/jpeg,image/webp,image/gif', 'User-Agent': 'Nagai-media/1' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          return resolve({ redirect: res.headers.location });
+        }
+        if (status !== 200) {
+          res.resume();
+          return reject(badRequest('The image URL could not be downloaded.', 'image_fetch_failed'));
+        }
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > MAX_IMAGE_BYTES) {
+          req.destroy();
+          return reject(tooLarge());
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_IMAGE_BYTES) {
+            req.destroy();
+            reject(tooLarge());
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+        res.on('error', (err) => reject(err));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(badRequest('The image URL took too long to answer.', 'image_fetch_failed'));
+    }, timeoutMs);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (err.code === 'EPRIVATEADDR')
+        reject(badRequest('The image URL points to a private network address.', 'image_url_refused'));
+      else reject(badRequest('The image URL could not be downloaded.', 'image_fetch_failed'));
+    });
+  });
+}
+
+const tooManyPixels = () => badRequest('The image dimensions are too large.', 'image_too_large');
+const tooLarge = () => badRequest('The image is larger than 10 MB.', 'image_too_large');
+
+/** Turns a data URI, an http(s) URL or raw bytes into the original image bytes. */
+async function loadSource(source: string | Buffer, opts: IngestOptions): Promise<Buffer> {
+  if (Buffer.isBuffer(source)) return source;
+  const trimmed = source.trim();
+  if (/^data:/i.test(trimmed)) {
+    const m = DATA_URI.exec(trimmed);
+    if (!m) throw invalid();
+    // base64 is 4/3 the size of the bytes: refuse before decoding a huge string.
+    if (m[2].length > Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4) throw tooLarge();
+    return Buffer.from(m[2], 'base64');
+  }
+  if (/^https?:\/\//i.test(trimmed)) return fetchImage(trimmed, opts);
+  throw invalid();
+}
+
+interface Rendition {
+  key: string;
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+async function render(
+  original: Buffer,
+  bounds: { width: number; height: number },
+  key: string,
+): Promise<Rendition> {
+  const { data, info } = await sharp(original, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+    .rotate() // applies EXIF orientation; metadata itself is not copied to the output
+    .resize(bounds.width, bounds.height, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 82, effort: 3 })
+    .toBuffer({ resolveWithObject: true });
+  return { key, data, width: info.width, height: info.height };
+}
+
+const urlFor = (key: string) => `${MEDIA_PATH_PREFIX}${key}`;
+
+/**
+ * Stores an image: decodes it (real PNG/JPEG/WebP/GIF only), strips metadata, auto-orients and writes WebP
+ * card and detail renditions keyed by a content hash. The same input twice returns the same keys.
+ */
+export async function ingestImage(
+  db: Knex,
+  source: string | Buffer,
+  opts: IngestOptions = {},
+): Promise<StoredImage> {
+  const original = await loadSource(source, opts);
+  if (original.length === 0) throw invalid();
+  if (original.length > MAX_IMAGE_BYTES) throw tooLarge();
+  if (!sniffRasterFormat(original)) throw invalid();
+
+  const hash = crypto.createHash('sha256').update(original).digest('hex').slice(0, 32);
+  const cardKey = `${hash}-card.webp`;
+  const detailKey = `${hash}-detail.webp`;
+  const existing = (await db('media')
+    .select('key', 'width', 'height')
+    .whereIn('key', [cardKey, detailKey])) as {
+    key: string;
+    width: number;
+    height: number;
+  }[];
+  const existingCard = existing.find((r) => r.key === cardKey);
+  if (existingCard && existing.length === 2) {
+    return {
+      key: hash,
+      cardUrl: urlFor(cardKey),
+      detailUrl: urlFor(detailKey),
+      width: existingCard.width,
+      height: existingCard.height,
+    };
+  }
+
+  let meta: Metadata;
+  try {
+    meta = await sharp(original, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).metadata();
+  } catch (err) {
+    if (err instanceof Error && /pixel limit/i.test(err.message)) throw tooManyPixels();
+    throw invalid();
+  }
+  if (!meta.format || !['png', 'jpeg', 'webp', 'gif'].includes(meta.format)) throw invalid();
+  if (!meta.width || !meta.height) throw invalid();
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw tooManyPixels();
+
+  let card: Rendition;
+  let detail: Rendition;
+  try {
+    [card, detail] = await Promise.all([
+      render(original, MEDIA_RENDITIONS.card, cardKey),
+      render(original, MEDIA_RENDITIONS.detail, detailKey),
+    ]);
+  } catch {
+    throw invalid();
+  }
+  await db('media')
+    .insert(
+      [card, detail].map((r) => ({
+        key: r.key,
+        content_type: 'image/webp',
+        width: r.width,
+        height: r.height,
+        byte_size: r.data.length,
+        data: r.data,
+      })),
+    )
+    .onConflict('key')
+    .ignore();
+  return {
+    key: hash,
+    cardUrl: urlFor(cardKey),
+    detailUrl: urlFor(detailKey),
+    width: card.width,
+    height: card.height,
+  };
+}
+
+/** A stored media object, as served at /media/:key. */
+export interface MediaObject {
+  key: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/** Loads one stored media object by key, or null. */
+export async function findMedia(db: Knex, key: string): Promise<MediaObject | null> {
+  const row = (await db('media').select('key', 'content_type', 'data').where({ key }).first()) as
+    { key: string; content_type: string; data: Uint8Array } | undefined;
+  if (!row) return null;
+  const data = Buffer.isBuffer(row.data)
+    ? row.data
+    : Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+  return { key: row.key, contentType: row.content_type, data };
+}
+
+/** True when a media key exists (used to skip the bytes on a conditional request). */
+export async function mediaExists(db: Knex, key: string): Promise<boolean> {
+  return !!(await db('media').select('key').where({ key }).first());
+}
