@@ -22,6 +22,7 @@ import { checkoutFeature } from './features/checkout/routes';
 import { ordersFeature } from './features/orders/routes';
 import { callsFeature } from './features/calls/routes';
 import { videoFeature } from './features/video/routes';
+import { pushFeature } from './features/push/routes';
 
 /** Paths whose bodies may carry uploaded images (data URIs); everything else gets a small limit. */
 const LARGE_BODY_PATHS = new Set(['/_api/products/create', '/_api/products/update']);
@@ -42,6 +43,7 @@ const features: Feature[] = [
   ordersFeature,
   callsFeature,
   videoFeature,
+  pushFeature,
 ];
 
 export interface CreateAppOptions {
@@ -52,6 +54,7 @@ export interface CreateAppOptions {
   clock?: Clock;
   /** Serve the built PWA from config.staticDir (production and browser tests). */
   serveStatic?: boolean;
+  pushAgent?: import('node:https').Agent;
 }
 
 export interface AppHandle {
@@ -68,6 +71,8 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     config: opts.config,
     clock: opts.clock ?? { now: () => new Date() },
     logger: opts.logger,
+    hooks: { incomingCall: [] },
+    pushAgent: opts.pushAgent,
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;

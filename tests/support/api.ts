@@ -86,7 +86,12 @@ export class ApiClient {
 
 /** Starts the real app on a free loopback port against a fresh test database. */
 export async function startTestApi(
-  opts: { config?: Partial<Config>; env?: NodeJS.ProcessEnv; db?: TestDatabase } = {},
+  opts: {
+    config?: Partial<Config>;
+    env?: NodeJS.ProcessEnv;
+    db?: TestDatabase;
+    pushAgent?: import('node:https').Agent;
+  } = {},
 ): Promise<TestApi> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...opts.env }, opts.config);
@@ -97,6 +102,7 @@ export async function startTestApi(
     config,
     clock,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    pushAgent: opts.pushAgent,
   });
   const server = http.createServer(handle.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

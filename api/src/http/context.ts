@@ -30,6 +30,19 @@ export interface Clock {
   now(): Date;
 }
 
+/** A call that just started ringing, as announced to listeners such as web push. */
+export interface IncomingCallEvent {
+  callId: number;
+  sellerId: number;
+  callerId: number;
+  callerName: string;
+}
+
+/** In-process announcements between feature areas (each process announces what it handled). */
+export interface AppHooks {
+  incomingCall: ((event: IncomingCallEvent) => void)[];
+}
+
 /** What every handler can reach through ctx: the database, configuration, clock and logger. */
 export interface AppDeps {
   db: Knex;
@@ -37,6 +50,9 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
+  hooks: AppHooks;
+  /** An https.Agent for outgoing web push requests (tests pass one that trusts a local receiver). */
+  pushAgent?: import('node:https').Agent;
 }
 
 export interface AppCustomContext {

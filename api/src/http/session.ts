@@ -5,7 +5,8 @@ import type { AppContext, SessionUser } from './context';
 
 export const SESSION_COOKIE = 'nagai_session';
 
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
+/** The stored session id for a cookie token (only a hash is kept in the database). */
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
 
 interface UserRow {
   id: number;
@@ -46,6 +47,17 @@ function cookieOptions(ctx: AppContext, expires?: Date) {
   };
 }
 
+type CookieOptions = ReturnType<typeof cookieOptions> & { maxAge?: number };
+
+/**
+ * Sets the session cookie. In production TLS usually ends at a proxy, so the hop to us is plain http;
+ * the cookie must still be Secure, and the cookies library refuses that unless told the link is secure.
+ */
+function setSessionCookie(ctx: AppContext, value: string, opts: CookieOptions): void {
+  if (opts.secure) ctx.cookies.secure = true;
+  ctx.cookies.set(SESSION_COOKIE, value, opts);
+}
+
 /** Starts a new session (a fresh random id every login) and sets its cookie. */
 export async function startSession(ctx: AppContext, db: Knex, userId: number): Promise<void> {
   const token = crypto.randomBytes(32).toString('base64url');
@@ -62,13 +74,13 @@ export async function startSession(ctx: AppContext, db: Knex, userId: number): P
     user_agent: ctx.get('User-Agent').slice(0, 300) || null,
     ip: ctx.ip,
   });
-  ctx.cookies.set(SESSION_COOKIE, token, cookieOptions(ctx, expiresAt));
+  setSessionCookie(ctx, token, cookieOptions(ctx, expiresAt));
 }
 
 /** Revokes the current session on the server and clears the cookie. */
 export async function endSession(ctx: AppContext, db: Knex): Promise<void> {
   if (ctx.state.sessionId) await db('sessions').where({ id: ctx.state.sessionId }).delete();
-  ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
+  setSessionCookie(ctx, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
   ctx.state.user = undefined;
   ctx.state.sessionId = undefined;
 }
