@@ -45,6 +45,9 @@ export const ACCOUNT_MESSAGES = {
   currentPasswordWrong: 'Current password is incorrect.',
   adminSignupRefused: 'Admin accounts cannot be created through registration.',
   tooManyLoginAttempts: 'Too many failed login attempts. Please wait {minutes} minute(s) and try again.',
+  tooManyRegistrations:
+    'Too many accounts were created from this network. Please wait {minutes} minute(s) and try again.',
+  tooManyPasswordAttempts: 'Too many incorrect passwords. Please wait {minutes} minute(s) and try again.',
 } as const;
 export type AccountMessageId = keyof typeof ACCOUNT_MESSAGES;
 
@@ -82,23 +85,42 @@ export type RegisterInput = z.infer<typeof RegisterSchema>;
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
 export const ProfileUpdateSchema = strict({
-  displayName: z.string().trim().min(1, M.displayNameEmpty).max(100, M.displayNameMax).optional(),
+  displayName: z
+    .string({ error: M.displayNameEmpty })
+    .trim()
+    .min(1, M.displayNameEmpty)
+    .max(100, M.displayNameMax)
+    .optional(),
   email: z
-    .string()
+    .string({ error: M.invalidEmail })
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: M.invalidEmail }))
     .optional(),
-  avatarUrl: z.preprocess(emptyToNull, z.url({ error: M.invalidAvatarUrl }).max(2000).nullable()).optional(),
-  phone: z
-    .preprocess(emptyToNull, z.string().trim().min(5, M.phoneMin).max(20, M.phoneMax).nullable())
+  // Only web addresses: a javascript: or data: URL in an avatar would be rendered into pages.
+  avatarUrl: z
+    .preprocess(
+      emptyToNull,
+      z
+        .url({ protocol: /^https?$/, error: M.invalidAvatarUrl })
+        .max(2000, M.invalidAvatarUrl)
+        .nullable(),
+    )
     .optional(),
-  address: z.preprocess(emptyToNull, z.string().trim().max(500, M.addressMax).nullable()).optional(),
+  phone: z
+    .preprocess(
+      emptyToNull,
+      z.string({ error: M.phoneMin }).trim().min(5, M.phoneMin).max(20, M.phoneMax).nullable(),
+    )
+    .optional(),
+  address: z
+    .preprocess(emptyToNull, z.string({ error: M.addressMax }).trim().max(500, M.addressMax).nullable())
+    .optional(),
 }).refine((v) => Object.values(v).some((x) => x !== undefined), { error: M.atLeastOneField });
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;
 
 export const NewPasswordSchema = z
-  .string()
+  .string({ error: M.newPasswordMin })
   .min(8, M.newPasswordMin)
   .max(200, M.passwordMax)
   .regex(/[a-z]/, M.newPasswordLower)
@@ -109,7 +131,7 @@ export const NewPasswordSchema = z
 export const PasswordChangeSchema = strict({
   currentPassword: z.string({ error: M.currentPasswordRequired }).min(1, M.currentPasswordRequired),
   newPassword: NewPasswordSchema,
-  confirmNewPassword: z.string(),
+  confirmNewPassword: z.string({ error: M.newPasswordsMismatch }),
 }).refine((v) => v.newPassword === v.confirmNewPassword, {
   error: M.newPasswordsMismatch,
   path: ['confirmNewPassword'],
@@ -128,4 +150,19 @@ export interface User {
   address: string | null;
   createdAt: string;
   sellerProfile: SellerProfile | null;
+}
+
+/** GET /_api/auth/session: the signed-in user, or null for a visitor. */
+export interface SessionResponse {
+  user: User | null;
+}
+
+/** Login, registration and profile update answer with the user. */
+export interface UserResponse {
+  user: User;
+}
+
+/** Logout and password change answer with a success flag. */
+export interface SuccessResponse {
+  success: true;
 }
