@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { SIGNAL_KINDS, type CallStatus } from './constants';
+
+/** Every calls message: the spec's own texts (§1, §8) word for word, then the server's texts of ours. */
+export const CALL_MESSAGES = {
+  customersOnly: 'Video calling is only available for customers',
+  // Client defaults when a response carries no error field (spec §8).
+  initiateFailed: 'Failed to initiate call',
+  respondFailed: 'Failed to respond to call',
+  endFailed: 'Failed to end call',
+  statusFailed: 'Failed to get call status',
+  incomingFailed: 'Failed to get incoming calls',
+  historyFailed: 'Failed to fetch call history',
+  historyLoadFailed: 'Could not fetch call history.',
+  // Toasts (spec §8).
+  initiated: 'Call initiated successfully.',
+  initiateFailedToast: 'Failed to initiate call.',
+  callEnded: 'Call has ended.',
+  endFailedToast: 'Failed to end call.',
+  respondFailedToast: 'Failed to {action} call: {reason}',
+  hangUpFailed: 'Failed to end call. Please try again.',
+  // Server texts (the spec leaves them open; the 'already been responded to' fragment is load-bearing).
+  sellerNotFound: 'Seller not found.',
+  videoDisabled: 'This jeweller is not taking video calls right now.',
+  callInProgress: 'You already have a call in progress.',
+  sellerBusy: 'The jeweller is busy on another call. Please try again in a few minutes.',
+  alreadyResponded: 'This call has already been responded to.',
+  callNotFound: 'Call not found.',
+  callNotActive: 'This call is not active.',
+  sellersOnly: 'Only sellers receive video calls.',
+  tooManyCalls: 'Too many call attempts. Please wait a minute and try again.',
+  invalidSellerId: 'sellerId must be a positive integer.',
+  invalidCallId: 'callId must be a positive integer.',
+  invalidResponse: "response must be 'accept' or 'decline'.",
+  invalidSignalKind: "kind must be one of 'offer', 'answer', 'candidate' or 'bye'.",
+  invalidSignalPayload: 'payload must be a JSON object.',
+  signalPayloadTooLarge: 'The signalling payload is too large.',
+  invalidCursor: 'after must be a non-negative integer.',
+} as const;
+export type CallMessageId = keyof typeof CALL_MESSAGES;
+
+/** Stable `code` values of call errors, for programs (the `error` field carries the message). */
+export const CALL_ERROR_CODES = {
+  customersOnly: 'customers_only',
+  sellersOnly: 'sellers_only',
+  sellerNotFound: 'seller_not_found',
+  videoDisabled: 'video_calls_disabled',
+  callInProgress: 'call_in_progress',
+  sellerBusy: 'seller_busy',
+  alreadyResponded: 'call_already_responded',
+  callNotFound: 'call_not_found',
+  callNotActive: 'call_not_active',
+  tooManyCalls: 'rate_limited',
+} as const;
+
+/** Largest serialised signalling payload accepted (an SDP offer with many codecs stays well below). */
+export const SIGNAL_PAYLOAD_MAX_CHARS = 32_000;
+/** Most signals one poll returns; the client pages on with `after`. */
+export const SIGNALS_PAGE_SIZE = 200;
+/** Initiations per customer per minute. */
+export const CALL_INITIATE_RATE = { limit: 5, windowMs: 60_000 } as const;
+
+/** Unwraps a superjson-style body ({ json: {...} }); plain bodies pass through. */
+const unwrapSuperjson = (v: unknown): unknown =>
+  v && typeof v === 'object' && !Array.isArray(v) && 'json' in v && typeof v.json === 'object' && v.json
+    ? v.json
+    : v;
+
+const positiveId = (message: string) =>
+  z.number({ error: message }).int({ error: message }).positive({ error: message });
+const positiveIdFromQuery = (message: string) =>
+  z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
+
+/** POST /_api/call/initiate (plain or superjson-style). */
+export const initiateCallSchema = z.preprocess(
+  unwrapSuperjson,
+  z.object({ sellerId: positiveId(CALL_MESSAGES.invalidSellerId) }),
+);
+export type InitiateCallInput = z.infer<typeof initiateCallSchema>;
+
+/** POST /_api/call/respond. */
+export const respondCallSchema = z.preprocess(
+  unwrapSuperjson,
+  z.object({
+    callId: positiveId(CALL_MESSAGES.invalidCallId),
+    response: z.enum(['accept', 'decline'], { error: CALL_MESSAGES.invalidResponse }),
+  }),
+);
+export type RespondCallInput = z.infer<typeof respondCallSchema>;
+
+/** POST /_api/call/end (also the unload beacon's body). */
+export const endCallSchema = z.preprocess(
+  unwrapSuperjson,
+  z.object({ callId: positiveId(CALL_MESSAGES.invalidCallId) }),
+);
+
+/** GET /_api/call/status and /_api/video/token query. */
+export const callIdQuerySchema = z.object({ callId: positiveIdFromQuery(CALL_MESSAGES.invalidCallId) });
+
+/** POST /_api/call/signal: WebRTC signalling for the p2p provider. */
+export const sendSignalSchema = z.preprocess(
+  unwrapSuperjson,
+  z.object({
+    callId: positiveId(CALL_MESSAGES.invalidCallId),
+    kind: z.enum(SIGNAL_KINDS, { error: CALL_MESSAGES.invalidSignalKind }),
+    payload: z
+      .record(z.string(), z.unknown(), { error: CALL_MESSAGES.invalidSignalPayload })
+      .refine((p) => JSON.stringify(p).length <= SIGNAL_PAYLOAD_MAX_CHARS, {
+        error: CALL_MESSAGES.signalPayloadTooLarge,
+      }),
+  }),
+);
+export type SendSignalInput = z.infer<typeof sendSignalSchema>;
+
+/** GET /_api/call/signals query: signals after the last id the client has seen. */
+export const signalsQuerySchema = z.object({
+  callId: positiveIdFromQuery(CALL_MESSAGES.invalidCallId),
+  after: z.coerce
+    .number({ error: CALL_MESSAGES.invalidCursor })
+    .int({ error: CALL_MESSAGES.invalidCursor })
+    .min(0, { error: CALL_MESSAGES.invalidCursor })
+    .default(0),
+});
+
+/** A call as the state-changing endpoints return it. */
+export interface CallSummary {
+  id: number;
+  status: CallStatus;
+  callerId: number;
+  sellerId: number;
+  createdAt: string;
+}
+
+/** 201 answer of POST /_api/call/initiate. */
+export interface InitiateCallResponse {
+  callId: number;
+  status: 'pending';
+  call: CallSummary;
+}
+
+/** One entry of GET /_api/call/incoming. */
+export interface IncomingCall {
+  callId: number;
+  caller: { id: number; displayName: string; avatarUrl: string | null };
+  createdAt: string;
+}
+export interface IncomingCallsResponse {
+  calls: IncomingCall[];
+}
+
+/** Answer of POST /_api/call/respond. */
+export interface RespondCallResponse {
+  call: Omit<CallSummary, 'createdAt'>;
+}
+
+/** Answer of POST /_api/call/end (the same for a call that had already ended). */
+export interface EndCallResponse {
+  callId: number;
+  status: CallStatus;
+  call: Omit<CallSummary, 'createdAt'>;
+}
+
+/** Answer of GET /_api/call/status, seen from the requesting participant. */
+export interface CallStatusResponse {
+  callId: number;
+  status: CallStatus;
+  isIncoming: boolean;
+  participantId: number;
+  participantName: string;
+  createdAt: string;
+  answeredAt: string | null;
+  endedAt: string | null;
+}
+
+/** One row of GET /_api/calls/history. */
+export interface CallHistoryEntry {
+  id: number;
+  callId: number;
+  /** The shop that was called. */
+  calleeName: string;
+  /** The other side: the shop for a customer, the caller's display name for a seller. */
+  participantName: string;
+  participantId: number;
+  isIncoming: boolean;
+  status: CallStatus;
+  createdAt: string;
+  answeredAt: string | null;
+  endedAt: string | null;
+  /** Seconds between answer and end; 0 when the call was never connected or has not ended. */
+  durationSeconds: number;
+}
+export interface CallHistoryResponse {
+  calls: CallHistoryEntry[];
+}
+
+export type SignalKind = (typeof SIGNAL_KINDS)[number];
+
+/** One relayed signal of GET /_api/call/signals. */
+export interface CallSignal {
+  id: number;
+  kind: SignalKind;
+  payload: Record<string, unknown>;
+  fromUserId: number;
+  createdAt: string;
+}
+export interface CallSignalsResponse {
+  signals: CallSignal[];
+  status: CallStatus;
+}
+export interface SendSignalResponse {
+  id: number;
+}

@@ -1,0 +1,329 @@
+import type { Knex } from 'knex';
+import {
+  CALL_ERROR_CODES as CODES,
+  CALL_INITIATE_RATE,
+  CALL_MESSAGES as MSG,
+  SIGNALS_PAGE_SIZE,
+  type CallHistoryResponse,
+  type CallSignalsResponse,
+  type CallStatusResponse,
+  type CallSummary,
+  type EndCallResponse,
+  type IncomingCallsResponse,
+  type InitiateCallResponse,
+  type RespondCallResponse,
+  type SendSignalInput,
+} from '../../../contract/calls';
+import { LIVE_CALL_STATUSES, TERMINAL_CALL_STATUSES } from '../../../contract/constants';
+import type { AppDeps, SessionUser } from '../../http/context';
+import { conflict, notFound, tooManyRequests } from '../../http/errors';
+import { hitRateLimit } from '../../http/rate-limit';
+import {
+  presentCallBrief,
+  presentCallStatus,
+  presentCallSummary,
+  presentHistoryEntry,
+  presentIncomingCall,
+  presentSignal,
+  type CallRow,
+  type CallWithNamesRow,
+  type SignalRow,
+} from './presenter';
+
+/**
+ * Told about each new call so another feature (web push) can ring the seller. It runs after the call is
+ * stored and is never awaited by the customer's request; its failures are only logged.
+ */
+export type IncomingCallNotifier = (call: CallSummary, callerName: string) => void | Promise<void>;
+
+type CallsDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
+
+const UNANSWERED = ['pending', 'ringing'] as const;
+const MAX_HISTORY = 200;
+
+const isUniqueViolation = (err: unknown, index: string) => {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === index || (typeof e.message === 'string' && e.message.includes(index)))
+  );
+};
+
+const ringCutoff = (deps: CallsDeps) => new Date(deps.clock.now().getTime() - deps.config.callRingTimeoutMs);
+
+/**
+ * Turns unanswered calls older than the ring timeout into 'missed'. One guarded UPDATE: a call that an
+ * accept, decline or hang-up got to first no longer matches, so exactly one of them wins. The end time is
+ * the moment the ringing stopped, not the moment somebody noticed.
+ */
+export async function expireUnansweredCalls(
+  db: Knex,
+  now: Date,
+  ringTimeoutMs: number,
+  scope: { callId?: number; sellerId?: number; callerId?: number; userId?: number } = {},
+): Promise<number> {
+  const q = db('calls')
+    .whereIn('status', UNANSWERED)
+    .where('created_at', '<=', new Date(now.getTime() - ringTimeoutMs));
+  if (scope.callId !== undefined) q.where('id', scope.callId);
+  if (scope.sellerId !== undefined) q.where('seller_id', scope.sellerId);
+  if (scope.callerId !== undefined) q.where('caller_id', scope.callerId);
+  if (scope.userId !== undefined)
+    q.where((w) => w.where('caller_id', scope.userId!).orWhere('seller_id', scope.userId!));
+  return q.update({
+    status: 'missed',
+    ended_at: db.raw(`created_at + (? * interval '1 millisecond')`, [ringTimeoutMs]),
+    end_reason: 'timeout',
+  });
+}
+
+/** The periodic sweep: expire unanswered calls and drop signalling of calls that are over. */
+export async function sweepCalls(deps: CallsDeps): Promise<{ expired: number; signalsDeleted: number }> {
+  const expired = await expireUnansweredCalls(deps.db, deps.clock.now(), deps.config.callRingTimeoutMs);
+  const signalsDeleted = await deps
+    .db('call_signals')
+    .whereIn('call_id', deps.db('calls').select('id').whereIn('status', TERMINAL_CALL_STATUSES))
+    .delete();
+  return { expired, signalsDeleted };
+}
+
+const withNames = (db: Knex) =>
+  db('calls as c')
+    .join('users as cu', 'cu.id', 'c.caller_id')
+    .join('users as su', 'su.id', 'c.seller_id')
+    .leftJoin('seller_profiles as sp', 'sp.user_id', 'c.seller_id')
+    .select(
+      'c.*',
+      'cu.display_name as caller_name',
+      'cu.avatar_url as caller_avatar_url',
+      'sp.shop_name',
+      'su.display_name as seller_display_name',
+    );
+
+/** The call if the user is one of its two participants; anyone else is told it does not exist. */
+async function participantCall(db: Knex, callId: number, userId: number): Promise<CallRow> {
+  const row = (await db('calls')
+    .where('id', callId)
+    .where((w) => w.where('caller_id', userId).orWhere('seller_id', userId))
+    .first()) as CallRow | undefined;
+  if (!row) throw notFound(MSG.callNotFound, CODES.callNotFound);
+  return row;
+}
+
+/** Starts a call from a customer to a seller; the call is pending until the seller's app picks it up. */
+export async function initiateCall(
+  deps: CallsDeps,
+  caller: SessionUser,
+  sellerId: number,
+  notify?: IncomingCallNotifier,
+): Promise<InitiateCallResponse> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const rate = await hitRateLimit(
+    db,
+    `call-initiate:${caller.id}`,
+    CALL_INITIATE_RATE.limit,
+    CALL_INITIATE_RATE.windowMs,
+    now,
+  );
+  if (!rate.allowed) throw tooManyRequests(MSG.tooManyCalls, rate.retryAfterMs / 1000);
+
+  const seller = (await db('users as u')
+    .join('seller_profiles as sp', 'sp.user_id', 'u.id')
+    .where('u.id', sellerId)
+    .where('u.role', 'seller')
+    .first('u.id', 'sp.is_approved', 'sp.video_call_enabled')) as
+    { id: number; is_approved: boolean | null; video_call_enabled: boolean } | undefined;
+  if (!seller || seller.is_approved !== true) throw notFound(MSG.sellerNotFound, CODES.sellerNotFound);
+  if (!seller.video_call_enabled) throw conflict(MSG.videoDisabled, CODES.videoDisabled);
+
+  // A stale ringing call of this customer must not count as "in progress".
+  await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callerId: caller.id });
+
+  const ownLive = await db('calls')
+    .where('caller_id', caller.id)
+    .whereIn('status', LIVE_CALL_STATUSES)
+    .first('id');
+  if (ownLive) throw conflict(MSG.callInProgress, CODES.callInProgress);
+  const busy = await db('calls').where({ seller_id: sellerId, status: 'active' }).first('id');
+  if (busy) throw conflict(MSG.sellerBusy, CODES.sellerBusy);
+
+  let row: CallRow;
+  try {
+    [row] = (await db('calls')
+      .insert({
+        caller_id: caller.id,
+        seller_id: sellerId,
+        status: 'pending',
+        provider: deps.config.video.provider,
+        created_at: now,
+      })
+      .returning('*')) as CallRow[];
+  } catch (err) {
+    if (isUniqueViolation(err, 'calls_one_live_per_caller'))
+      throw conflict(MSG.callInProgress, CODES.callInProgress);
+    throw err;
+  }
+
+  const call = presentCallSummary(row);
+  if (notify) {
+    void Promise.resolve()
+      .then(() => notify(call, caller.displayName))
+      .catch((err: unknown) => deps.logger.warn({ err, callId: call.id }, 'incoming call notifier failed'));
+  }
+  return { callId: call.id, status: 'pending', call };
+}
+
+/**
+ * A seller's poll: records presence, expires what rang too long, marks newly delivered calls ringing and
+ * lists the calls still waiting for an answer, oldest first.
+ */
+export async function pollIncomingCalls(
+  deps: CallsDeps,
+  seller: SessionUser,
+): Promise<IncomingCallsResponse> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - deps.config.callRingTimeoutMs);
+  await db.raw(
+    `insert into seller_presence (user_id, last_polled_at) values (?, ?)
+     on conflict (user_id) do update set last_polled_at = excluded.last_polled_at`,
+    [seller.id, now],
+  );
+  await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { sellerId: seller.id });
+  await db('calls')
+    .where({ seller_id: seller.id, status: 'pending' })
+    .where('created_at', '>', cutoff)
+    .update({ status: 'ringing', ringing_at: now });
+  const rows = (await withNames(db)
+    .where('c.seller_id', seller.id)
+    .whereIn('c.status', UNANSWERED)
+    .where('c.created_at', '>', cutoff)
+    .orderBy([
+      { column: 'c.created_at', order: 'asc' },
+      { column: 'c.id', order: 'asc' },
+    ])) as CallWithNamesRow[];
+  return { calls: rows.map(presentIncomingCall) };
+}
+
+/** The called seller accepts or declines a call that is still ringing. */
+export async function respondToCall(
+  deps: CallsDeps,
+  seller: SessionUser,
+  callId: number,
+  response: 'accept' | 'decline',
+): Promise<RespondCallResponse> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const existing = (await db('calls').where({ id: callId, seller_id: seller.id }).first('id')) as
+    { id: number } | undefined;
+  if (!existing) throw notFound(MSG.callNotFound, CODES.callNotFound);
+  await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callId });
+
+  // The status and ring-time conditions make this the single point where a racing decline, accept,
+  // hang-up or expiry is decided: whichever UPDATE commits first changes the row, the others match nothing.
+  const guarded = db('calls')
+    .where({ id: callId, seller_id: seller.id })
+    .whereIn('status', UNANSWERED)
+    .where('created_at', '>', ringCutoff(deps));
+  let rows: CallRow[];
+  try {
+    rows = (await (
+      response === 'accept'
+        ? guarded.update({ status: 'active', answered_at: now })
+        : guarded.update({ status: 'declined', ended_at: now, ended_by: seller.id, end_reason: 'declined' })
+    ).returning('*')) as CallRow[];
+  } catch (err) {
+    if (isUniqueViolation(err, 'calls_one_active_per_seller'))
+      throw conflict(MSG.sellerBusy, CODES.sellerBusy);
+    throw err;
+  }
+  if (!rows.length) throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
+  return { call: presentCallBrief(rows[0]) };
+}
+
+/** Either participant ends the call; ending a call that is already over answers with how it ended. */
+export async function endCall(deps: CallsDeps, user: SessionUser, callId: number): Promise<EndCallResponse> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  await participantCall(db, callId, user.id);
+  // A call that rang out before the hang-up arrived stays 'missed'.
+  await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callId });
+  const [ended] = (await db('calls')
+    .where('id', callId)
+    .whereIn('status', LIVE_CALL_STATUSES)
+    .update({ status: 'ended', ended_at: now, ended_by: user.id, end_reason: 'hangup' })
+    .returning('*')) as CallRow[];
+  await db('call_signals').where('call_id', callId).delete();
+  const row = ended ?? ((await db('calls').where('id', callId).first()) as CallRow);
+  return { callId: row.id, status: row.status, call: presentCallBrief(row) };
+}
+
+/** The call as one participant sees it. */
+export async function getCallStatus(
+  deps: CallsDeps,
+  user: SessionUser,
+  callId: number,
+): Promise<CallStatusResponse> {
+  const { db } = deps;
+  await participantCall(db, callId, user.id);
+  await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
+  const row = (await withNames(db).where('c.id', callId).first()) as CallWithNamesRow;
+  return presentCallStatus(row, user.id);
+}
+
+/** The user's calls, newest first: made by a customer, received by a seller. */
+export async function listCallHistory(deps: CallsDeps, user: SessionUser): Promise<CallHistoryResponse> {
+  const { db } = deps;
+  await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { userId: user.id });
+  const rows = (await withNames(db)
+    .where((w) => w.where('c.caller_id', user.id).orWhere('c.seller_id', user.id))
+    .orderBy([
+      { column: 'c.created_at', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ])
+    .limit(MAX_HISTORY)) as CallWithNamesRow[];
+  return { calls: rows.map((r) => presentHistoryEntry(r, user.id)) };
+}
+
+/**
+ * Stores one WebRTC signal addressed to the other participant. The insert selects the call in the same
+ * statement, so a signal can never be stored for a call that stopped being active a moment earlier.
+ */
+export async function sendSignal(
+  deps: CallsDeps,
+  user: SessionUser,
+  input: SendSignalInput,
+): Promise<{ id: number }> {
+  const { db } = deps;
+  const call = await participantCall(db, input.callId, user.id);
+  const to = call.caller_id === user.id ? call.seller_id : call.caller_id;
+  const result = (await db.raw(
+    `insert into call_signals (call_id, from_user_id, to_user_id, kind, payload, created_at)
+     select id, ?, ?, ?, ?::jsonb, ? from calls where id = ? and status = 'active'
+     returning id`,
+    [user.id, to, input.kind, JSON.stringify(input.payload), deps.clock.now(), input.callId],
+  )) as { rows: { id: number | string }[] };
+  if (!result.rows.length) throw conflict(MSG.callNotActive, CODES.callNotActive);
+  return { id: Number(result.rows[0].id) };
+}
+
+/** Signals addressed to the user after the given id, in the order they were sent, with the call's status. */
+export async function listSignals(
+  deps: CallsDeps,
+  user: SessionUser,
+  callId: number,
+  after: number,
+): Promise<CallSignalsResponse> {
+  const { db } = deps;
+  await participantCall(db, callId, user.id);
+  await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
+  const call = (await db('calls').where('id', callId).first('status')) as Pick<CallRow, 'status'>;
+  const rows = (await db('call_signals')
+    .where({ call_id: callId, to_user_id: user.id })
+    .where('id', '>', after)
+    .orderBy('id', 'asc')
+    .limit(SIGNALS_PAGE_SIZE)
+    .select('id', 'kind', 'payload', 'from_user_id', 'created_at')) as SignalRow[];
+  return { signals: rows.map(presentSignal), status: call.status };
+}
