@@ -229,96 +229,154 @@ export interface LoadResult {
   all: LabelStats;
 }
 
+/** Sends one request over a keep-alive agent and reads the whole answer. */
+function sendRequest(
+  agent: http.Agent,
+  target: URL,
+  spec: RequestSpec,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const req = http.request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        method: spec.method ?? 'GET',
+        path: spec.path,
+        headers: {
+          Origin: target.origin,
+          ...(payload
+            ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
+            : {}),
+          ...spec.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+/** Collects latencies and failures per label. */
+class Recorder {
+  private samples = new Map<string, number[]>();
+  private errorsBy = new Map<string, number>();
+  readonly errorSamples: string[] = [];
+
+  async measure(
+    agent: http.Agent,
+    target: URL,
+    spec: RequestSpec,
+  ): Promise<{ status: number; body: string } | null> {
+    const t0 = performance.now();
+    let ok = false;
+    let detail = '';
+    let res: { status: number; body: string } | null = null;
+    try {
+      res = await sendRequest(agent, target, spec);
+      ok = (res.status >= 200 && res.status < 300) || !!spec.okStatuses?.includes(res.status);
+      if (!ok) detail = `${res.status} ${res.body.slice(0, 160)}`;
+    } catch (err) {
+      detail = (err as Error).message;
+    }
+    const ms = performance.now() - t0;
+    if (!this.samples.has(spec.label)) this.samples.set(spec.label, []);
+    this.samples.get(spec.label)!.push(ms);
+    if (!ok) {
+      this.errorsBy.set(spec.label, (this.errorsBy.get(spec.label) ?? 0) + 1);
+      if (this.errorSamples.length < 10) this.errorSamples.push(`${spec.label}: ${detail}`);
+    }
+    return res;
+  }
+
+  result(durationMs: number): LoadResult {
+    const byLabel = [...this.samples].map(([label, s]) => summarize(label, s, this.errorsBy.get(label) ?? 0));
+    const all = [...this.samples.values()].flat();
+    const errors = [...this.errorsBy.values()].reduce((a, b) => a + b, 0);
+    return {
+      durationMs,
+      total: all.length,
+      errors,
+      errorSamples: this.errorSamples,
+      byLabel,
+      all: summarize('all', all, errors),
+    };
+  }
+}
+
 /**
- * Runs a closed-loop load: `concurrency` workers each send the next request from `next()` as soon as the
- * previous answer arrives, until the duration or the request budget is spent.
+ * Closed loop: `concurrency` workers each send the next request from `next()` as soon as the previous
+ * answer arrives, until the duration or the request budget is spent. `next` may also run a multi-step
+ * flow itself through the `send` it is given.
  */
 export async function runLoad(opts: {
   url: string;
   concurrency: number;
   durationMs?: number;
   requests?: number;
-  next: (worker: number) => RequestSpec | Promise<RequestSpec>;
+  next: (
+    worker: number,
+    send: (spec: RequestSpec) => Promise<{ status: number; body: string } | null>,
+  ) => RequestSpec | null | Promise<RequestSpec | null>;
 }): Promise<LoadResult> {
   const target = new URL(opts.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
-  const samples = new Map<string, number[]>();
-  const errorsBy = new Map<string, number>();
-  const errorSamples: string[] = [];
-  let sent = 0;
+  const rec = new Recorder();
+  const send = (spec: RequestSpec) => rec.measure(agent, target, spec);
+  let started = 0;
   const start = performance.now();
   const deadline = start + (opts.durationMs ?? Infinity);
   const budget = opts.requests ?? Infinity;
-
-  const send = (spec: RequestSpec) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-      const req = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: spec.method ?? 'GET',
-          path: spec.path,
-          headers: {
-            Origin: target.origin,
-            ...(payload
-              ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
-              : {}),
-            ...spec.headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      if (payload) req.write(payload);
-      req.end();
-    });
-
   const worker = async (w: number) => {
-    while (performance.now() < deadline && sent < budget) {
-      sent++;
-      const spec = await opts.next(w);
-      const t0 = performance.now();
-      let ok = false;
-      let detail = '';
-      try {
-        const res = await send(spec);
-        ok = (res.status >= 200 && res.status < 300) || !!spec.okStatuses?.includes(res.status);
-        if (!ok) detail = `${res.status} ${res.body.slice(0, 160)}`;
-      } catch (err) {
-        detail = (err as Error).message;
-      }
-      const ms = performance.now() - t0;
-      if (!samples.has(spec.label)) samples.set(spec.label, []);
-      samples.get(spec.label)!.push(ms);
-      if (!ok) {
-        errorsBy.set(spec.label, (errorsBy.get(spec.label) ?? 0) + 1);
-        if (errorSamples.length < 10) errorSamples.push(`${spec.label}: ${detail}`);
-      }
+    while (performance.now() < deadline && started < budget) {
+      started++;
+      const spec = await opts.next(w, send);
+      if (spec) await send(spec);
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency }, (_, i) => worker(i)));
   agent.destroy();
-  const durationMs = performance.now() - start;
-  const byLabel = [...samples].map(([label, s]) => summarize(label, s, errorsBy.get(label) ?? 0));
-  const allSamples = [...samples.values()].flat();
-  const errors = [...errorsBy.values()].reduce((a, b) => a + b, 0);
-  return {
-    durationMs,
-    total: allSamples.length,
-    errors,
-    errorSamples,
-    byLabel,
-    all: summarize('all', allSamples, errors),
-  };
+  return rec.result(performance.now() - start);
+}
+
+/**
+ * Open loop: requests start at a fixed rate whatever the answers do (like thousands of independent pollers),
+ * so a slow server shows up as latency, not as a lower offered load.
+ */
+export async function runOpenLoop(opts: {
+  url: string;
+  ratePerSecond: number;
+  durationMs: number;
+  maxSockets?: number;
+  next: (i: number) => RequestSpec;
+}): Promise<LoadResult & { offered: number }> {
+  const target = new URL(opts.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 256 });
+  const rec = new Recorder();
+  const start = performance.now();
+  const inflight = new Set<Promise<unknown>>();
+  let i = 0;
+  const intervalMs = 1000 / opts.ratePerSecond;
+  while (performance.now() - start < opts.durationMs) {
+    const due = start + i * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const p = rec.measure(agent, target, opts.next(i));
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    i++;
+  }
+  await Promise.all(inflight);
+  agent.destroy();
+  return { ...rec.result(performance.now() - start), offered: i };
 }
 
 /** Times one SQL statement through a raw pg client, `iterations` times after a warm-up. */
