@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from './constants';
+
+/** Product mutation messages: the spec's (§5) word for word, plus our own where it leaves them open. */
+export const PRODUCT_MESSAGES = {
+  unknownFields: 'Unknown fields are not allowed.',
+  nameMin: 'Product name must be at least 3 characters long.',
+  nameMax: 'Product name cannot exceed 200 characters.',
+  descriptionMin: 'Description must be at least 10 characters long.',
+  descriptionMax: 'Description cannot exceed 5000 characters.',
+  pricePositive: 'Price must be a positive amount.',
+  categoryInvalid: 'Please choose a category from the list.',
+  materialInvalid: 'Please choose a material from the list.',
+  imagesRequired: 'At least one image is required.',
+  imagesMax: 'A product can have at most 10 images.',
+  imageInvalid:
+    'Invalid image format. Use a PNG, JPEG, WebP or GIF image, or an http(s) URL ending in .png, .jpg, .jpeg, .webp or .gif.',
+  stockNegative: 'Stock quantity cannot be negative.',
+  stockInteger: 'Stock quantity must be a whole number.',
+  weightPositive: 'Weight must be a positive number.',
+  widthPositive: 'Width must be a positive number.',
+  heightPositive: 'Height must be a positive number.',
+  makingChargesNegative: 'Making charges cannot be negative.',
+  stoneChargesNegative: 'Stone charges cannot be negative.',
+  discountNegative: 'Discount amount cannot be negative.',
+  gstNegative: 'GST amount cannot be negative.',
+  diamondsCountInvalid: 'Diamond count must be a whole number of at least 0.',
+  diamondsWeightPositive: 'Diamond weight must be a positive number.',
+  gemstoneCountMin: 'Gemstone count must be at least 1.',
+  textTooLong: 'This field cannot exceed 100 characters.',
+  sizesInvalid: 'Each available size must be 1 to 50 characters, at most 30 sizes.',
+  isCustomMadeInvalid: 'Custom made must be true or false.',
+  productIdInvalid: 'Product ID must be a positive integer.',
+  productNotFound: 'Product not found.',
+  profileRequired: 'Please set up your shop profile before adding products.',
+} as const;
+
+const M = PRODUCT_MESSAGES;
+
+/** Maximum number of images per product. */
+export const MAX_PRODUCT_IMAGES = 10;
+
+const DATA_URI_PATTERN = /^data:image\/(png|jpeg|jpg|webp|gif);base64,[A-Za-z0-9+/=\s]+$/i;
+const IMAGE_PATH_PATTERN = /\.(png|jpe?g|webp|gif)$/i;
+
+/** An image the form may add: a base64 data URI of a raster type, or an http(s) URL whose path ends in one. */
+export function isAcceptableImageSource(value: string): boolean {
+  if (DATA_URI_PATTERN.test(value)) return true;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && IMAGE_PATH_PATTERN.test(url.pathname);
+}
+
+/** An image the product already has, as the API returned it (a /media/ rendition path). */
+export const isStoredImagePath = (value: string) => /^\/media\/[A-Za-z0-9._-]+$/.test(value);
+
+/** Numbers and numeric strings both arrive from forms; blanks mean "not given". */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/**
+ * A decimal amount as a string with at most `scale` decimals and `integerDigits` before the point (the
+ * numeric column's range). Floats are not rounded: 0.1 + 0.2 is refused rather than silently changed.
+ */
+const decimal = (message: string, opts: { positive: boolean; scale: number; integerDigits: number }) =>
+  z
+    .union([z.number({ error: message }), z.string({ error: message })], { error: message })
+    .transform((v, ctx) => {
+      const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
+      const pattern = new RegExp(`^\\d{1,${opts.integerDigits}}(\\.\\d{1,${opts.scale}})?$`);
+      if (!pattern.test(text) || (opts.positive && !/[1-9]/.test(text))) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return text;
+    });
+
+const money = (message: string, positive = false) =>
+  decimal(message, { positive, scale: 2, integerDigits: 10 });
+const measure = (message: string, scale: number) =>
+  decimal(message, { positive: true, scale, integerDigits: 7 });
+
+const integer = (message: string, min: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+    z.number({ error: message }).int(message).min(min, message).max(2_147_483_647, message),
+  );
+
+const stockQuantity = z.preprocess(
+  (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+  z
+    .number({ error: M.stockInteger })
+    .int(M.stockInteger)
+    .min(0, M.stockNegative)
+    .max(2_147_483_647, M.stockInteger),
+);
+
+const shortText = z.string({ error: M.textTooLong }).trim().max(100, M.textTooLong);
+
+/** An optional field on create: blank or null leaves it empty. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToNull, schema.nullable().optional());
+
+/**
+ * The image list: trimmed, duplicates dropped (first wins, so the chosen cover stays first), at least one.
+ * `allowStored` admits the product's own /media/ paths, so an edit can keep, reorder or drop images.
+ */
+const images = (allowStored: boolean) =>
+  z
+    .array(
+      z
+        .string({ error: M.imageInvalid })
+        .trim()
+        .refine((v) => isAcceptableImageSource(v) || (allowStored && isStoredImagePath(v)), M.imageInvalid),
+      { error: M.imagesRequired },
+    )
+    .transform((list) => [...new Set(list)])
+    .pipe(z.array(z.string()).min(1, M.imagesRequired).max(MAX_PRODUCT_IMAGES, M.imagesMax));
+
+const sizeAvailable = z
+  .array(z.string().trim().min(1, M.sizesInvalid).max(50, M.sizesInvalid), { error: M.sizesInvalid })
+  .max(30, M.sizesInvalid)
+  .transform((list) => [...new Set(list)]);
+
+const productFields = {
+  name: z.string({ error: M.nameMin }).trim().min(3, M.nameMin).max(200, M.nameMax),
+  description: z
+    .string({ error: M.descriptionMin })
+    .trim()
+    .min(10, M.descriptionMin)
+    .max(5000, M.descriptionMax),
+  price: money(M.pricePositive, true),
+  category: z.enum(PRODUCT_CATEGORIES, { error: M.categoryInvalid }),
+  material: z.enum(PRODUCT_MATERIALS, { error: M.materialInvalid }),
+  stockQuantity: z.preprocess(blankToUndefined, stockQuantity.nullable().optional()),
+  sku: optional(shortText),
+  width: optional(measure(M.widthPositive, 2)),
+  height: optional(measure(M.heightPositive, 2)),
+  size: optional(shortText),
+  purity: optional(shortText),
+  weight: optional(measure(M.weightPositive, 3)),
+  diamondsTotalCount: optional(integer(M.diamondsCountInvalid, 0)),
+  diamondsType: optional(shortText),
+  diamondsTotalWeight: optional(measure(M.diamondsWeightPositive, 3)),
+  gemstoneTotalCount: optional(integer(M.gemstoneCountMin, 1)),
+  gemstoneType: optional(shortText),
+  makingCharges: optional(money(M.makingChargesNegative)),
+  stoneCharges: optional(money(M.stoneChargesNegative)),
+  discountAmount: optional(money(M.discountNegative)),
+  gstAmount: optional(money(M.gstNegative)),
+  sizeAvailable: sizeAvailable.nullable().optional(),
+  isCustomMade: z.boolean({ error: M.isCustomMadeInvalid }).nullable().optional(),
+};
+
+const strictObject = <T extends z.ZodRawShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : undefined),
+  });
+
+const productId = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+  z
+    .number({ error: M.productIdInvalid })
+    .int(M.productIdInvalid)
+    .positive(M.productIdInvalid)
+    .max(2_147_483_647, M.productIdInvalid),
+);
+
+/** POST /_api/products/create: every product field of spec §3 with the rules of §5. */
+export const ProductCreateSchema = strictObject({ ...productFields, images: images(false) });
+export type ProductCreateInput = z.infer<typeof ProductCreateSchema>;
+
+/**
+ * POST /_api/products/update: id plus any create field. Null or blank clears an optional field; images, when
+ * given, replace the list in the given order (existing /media/ paths keep their stored image).
+ */
+export const ProductUpdateSchema = strictObject({
+  id: productId,
+  name: productFields.name.optional(),
+  description: productFields.description.optional(),
+  price: productFields.price.optional(),
+  category: productFields.category.optional(),
+  material: productFields.material.optional(),
+  stockQuantity: productFields.stockQuantity,
+  sku: productFields.sku,
+  width: productFields.width,
+  height: productFields.height,
+  size: productFields.size,
+  purity: productFields.purity,
+  weight: productFields.weight,
+  diamondsTotalCount: productFields.diamondsTotalCount,
+  diamondsType: productFields.diamondsType,
+  diamondsTotalWeight: productFields.diamondsTotalWeight,
+  gemstoneTotalCount: productFields.gemstoneTotalCount,
+  gemstoneType: productFields.gemstoneType,
+  makingCharges: productFields.makingCharges,
+  stoneCharges: productFields.stoneCharges,
+  discountAmount: productFields.discountAmount,
+  gstAmount: productFields.gstAmount,
+  sizeAvailable: productFields.sizeAvailable,
+  isCustomMade: productFields.isCustomMade,
+  images: images(true).optional(),
+});
+export type ProductUpdateInput = z.infer<typeof ProductUpdateSchema>;
+
+/** POST /_api/products/delete. */
+export const ProductDeleteSchema = strictObject({ id: productId });
+export type ProductDeleteInput = z.infer<typeof ProductDeleteSchema>;

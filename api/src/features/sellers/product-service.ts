@@ -1,0 +1,223 @@
+import type { Knex } from 'knex';
+import {
+  PRODUCT_MESSAGES,
+  isStoredImagePath,
+  type ProductCreateInput,
+  type ProductUpdateInput,
+} from '../../../contract/products';
+import { MEDIA_PATH_PREFIX } from '../../../contract/media';
+import type { SessionUser } from '../../http/context';
+import { badRequest, forbidden, notFound } from '../../http/errors';
+import { ingestImage } from '../media/service';
+import { findProfileByUser } from './service';
+
+/** Options of the media pipeline that product mutations pass on. */
+export interface ProductImageOptions {
+  /** Let image URLs reach loopback/private hosts (config.mediaAllowPrivateUrls: development and tests). */
+  allowPrivateUrls: boolean;
+}
+
+/** A product_images row without its id and product, in list order. */
+interface ImageRow {
+  media_key: string | null;
+  source_url: string | null;
+  card_url: string;
+  detail_url: string;
+  width: number | null;
+  height: number | null;
+}
+
+type ProductFields = Omit<ProductCreateInput, 'images'>;
+
+const COLUMNS: Record<keyof ProductFields, string> = {
+  name: 'name',
+  description: 'description',
+  price: 'price',
+  category: 'category',
+  material: 'material',
+  stockQuantity: 'stock_quantity',
+  sku: 'sku',
+  width: 'width_mm',
+  height: 'height_mm',
+  size: 'size',
+  purity: 'purity',
+  weight: 'weight_g',
+  diamondsTotalCount: 'diamonds_total_count',
+  diamondsType: 'diamonds_type',
+  diamondsTotalWeight: 'diamonds_total_weight',
+  gemstoneTotalCount: 'gemstone_total_count',
+  gemstoneType: 'gemstone_type',
+  makingCharges: 'making_charges',
+  stoneCharges: 'stone_charges',
+  discountAmount: 'discount_amount',
+  gstAmount: 'gst_amount',
+  sizeAvailable: 'size_available',
+  isCustomMade: 'is_custom_made',
+};
+
+/** Column values for the fields present in input (undefined = not given; null = empty). */
+function toColumns(input: Partial<ProductFields>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(COLUMNS)) {
+    const value = input[field as keyof ProductFields];
+    if (value === undefined) continue;
+    if (field === 'sizeAvailable') out[column] = JSON.stringify(value ?? []);
+    else if (field === 'isCustomMade') out[column] = value ?? false;
+    else out[column] = value;
+  }
+  return out;
+}
+
+const productNotFound = () => notFound(PRODUCT_MESSAGES.productNotFound, 'product_not_found');
+
+/**
+ * Turns the submitted image list into stored images, in order. Images the product already has (its /media/
+ * paths, or the URL it was first fetched from) are kept as they are instead of being fetched again.
+ * Runs outside any transaction: downloads must not hold a database connection.
+ */
+async function resolveImages(
+  db: Knex,
+  sources: string[],
+  existing: ImageRow[],
+  opts: ProductImageOptions,
+): Promise<ImageRow[]> {
+  const rows: ImageRow[] = [];
+  const seen = new Set<string>();
+  for (const source of sources) {
+    const path = storedPathOf(source);
+    const kept =
+      existing.find((e) => path !== null && (e.card_url === path || e.detail_url === path)) ??
+      existing.find((e) => e.source_url !== null && e.source_url === source);
+    let row: ImageRow;
+    if (kept) row = kept;
+    else if (isStoredImagePath(source))
+      // A /media/ path the product does not have: it cannot be re-fetched, and may be another shop's.
+      throw badRequest(PRODUCT_MESSAGES.imageInvalid, 'invalid_image');
+    else {
+      const stored = await ingestImage(db, source, { allowPrivateUrls: opts.allowPrivateUrls });
+      row = {
+        media_key: stored.key,
+        source_url: /^https?:/i.test(source) ? source : null,
+        card_url: stored.cardUrl,
+        detail_url: stored.detailUrl,
+        width: stored.width,
+        height: stored.height,
+      };
+    }
+    // The same picture sent twice (say, once uploaded and once by URL) is one image.
+    const identity = row.media_key ?? row.detail_url;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The /media/ path a source names, whether given as a path or as an absolute URL on this site. */
+function storedPathOf(source: string): string | null {
+  if (isStoredImagePath(source)) return source;
+  try {
+    const url = new URL(source);
+    return url.pathname.startsWith(MEDIA_PATH_PREFIX) ? url.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
+async function writeImages(trx: Knex.Transaction, productId: number, images: ImageRow[]): Promise<void> {
+  await trx('product_images').where({ product_id: productId }).delete();
+  await trx('product_images').insert(
+    images.map((img, position) => ({
+      product_id: productId,
+      position,
+      media_key: img.media_key,
+      source_url: img.source_url,
+      card_url: img.card_url,
+      detail_url: img.detail_url,
+      width: img.width,
+      height: img.height,
+    })),
+  );
+}
+
+/**
+ * Creates a product in the caller's shop. A seller needs a shop profile (approved or not: a pending shop
+ * prepares its catalogue, which the public sees once approved); the first image is the cover.
+ */
+export async function createProduct(
+  db: Knex,
+  user: SessionUser,
+  input: ProductCreateInput,
+  now: Date,
+  opts: ProductImageOptions,
+): Promise<number> {
+  if (!(await findProfileByUser(db, user.id)))
+    throw forbidden(PRODUCT_MESSAGES.profileRequired, 'seller_profile_required');
+  const { images, ...fields } = input;
+  const stored = await resolveImages(db, images, [], opts);
+  return db.transaction(async (trx) => {
+    const [row] = (await trx('products')
+      .insert({
+        seller_id: user.id,
+        ...toColumns(fields),
+        stock_quantity: fields.stockQuantity === undefined ? 1 : fields.stockQuantity,
+        is_custom_made: fields.isCustomMade ?? false,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')) as { id: number }[];
+    await writeImages(trx, row.id, stored);
+    return row.id;
+  });
+}
+
+/** The live product the user may change: their own, or any for an admin. Others' ids look absent. */
+function ownedProduct(db: Knex, user: SessionUser, id: number) {
+  const q = db('products').where({ id }).whereNull('deleted_at');
+  if (user.role !== 'admin') q.where({ seller_id: user.id });
+  return q;
+}
+
+/** Changes the given fields of a product; a given image list replaces the old one in its order. */
+export async function updateProduct(
+  db: Knex,
+  user: SessionUser,
+  input: ProductUpdateInput,
+  now: Date,
+  opts: ProductImageOptions,
+): Promise<number> {
+  const { id, images, ...fields } = input;
+  const product = (await ownedProduct(db, user, id).first('id')) as { id: number } | undefined;
+  if (!product) throw productNotFound();
+  let stored: ImageRow[] | undefined;
+  if (images) {
+    const existing = (await db('product_images')
+      .where({ product_id: id })
+      .orderBy('position')
+      .select('media_key', 'source_url', 'card_url', 'detail_url', 'width', 'height')) as ImageRow[];
+    stored = await resolveImages(db, images, existing, opts);
+  }
+  await db.transaction(async (trx) => {
+    // Checked again inside the transaction: the product may have been deleted while images downloaded.
+    const [row] = (await ownedProduct(trx, user, id)
+      .update({ ...toColumns(fields), updated_at: now })
+      .returning('id')) as { id: number }[];
+    if (!row) throw productNotFound();
+    if (stored) await writeImages(trx, id, stored);
+  });
+  return id;
+}
+
+/**
+ * Soft-deletes a product: orders that bought it keep pointing at a readable row, while every listing
+ * (which filters deleted_at is null) drops it at once. Carts holding it lose it now, not at checkout.
+ */
+export async function deleteProduct(db: Knex, user: SessionUser, id: number, now: Date): Promise<void> {
+  await db.transaction(async (trx) => {
+    const [row] = (await ownedProduct(trx, user, id)
+      .update({ deleted_at: now, updated_at: now })
+      .returning('id')) as { id: number }[];
+    if (!row) throw productNotFound();
+    await trx('cart_items').where({ product_id: id }).delete();
+  });
+}
