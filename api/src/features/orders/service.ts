@@ -1,0 +1,286 @@
+import type { Knex } from 'knex';
+import { ORDER_STATUSES, ORDER_TRANSITIONS, type OrderStatus } from '../../../contract/constants';
+import {
+  CUSTOMER_ORDER_FILTERS,
+  ORDER_MESSAGES,
+  invalidTransitionMessage,
+  type CustomerOrderFilter,
+  type Order,
+  type OrdersPage,
+  type RateProductInput,
+  type RateProductResponse,
+} from '../../../contract/orders';
+import { toNumber } from '../../../../db/connection';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import {
+  presentOrder,
+  presentRating,
+  type OrderItemRow,
+  type OrderRow,
+  type OrderViewer,
+  type RatingRow,
+} from './presenter';
+
+type Db = Knex | Knex.Transaction;
+
+const ORDER_COLUMNS = `
+  o.id, o.checkout_ref, o.status, o.created_at, o.updated_at, o.subtotal, o.gst_total, o.shipping_charges,
+  o.total_amount, o.customer_name, o.customer_phone, o.shipping_address, o.city, o.state, o.pin_code,
+  o.payment_method, o.payment_status, o.customer_id, u.display_name as customer_display_name,
+  u.email as customer_email, o.seller_id, sp.shop_name, sp.gst_number, sp.shop_address,
+  sp.city as seller_city, sp.state as seller_state, sp.pincode as seller_pincode, sp.phone as seller_phone`;
+
+/** Loads whole orders (items, current images, ratings) for the given ids, in the order of the ids. */
+export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Promise<Order[]> {
+  if (ids.length === 0) return [];
+  const orders = (
+    (await db.raw(
+      `select ${ORDER_COLUMNS}
+         from orders o
+         join users u on u.id = o.customer_id
+         left join seller_profiles sp on sp.user_id = o.seller_id
+        where o.id = any(?::int[])`,
+      [ids],
+    )) as { rows: OrderRow[] }
+  ).rows;
+  const items = (
+    (await db.raw(
+      `select id, order_id, product_id, product_name, image_url, price, gst_amount, quantity,
+              (price * quantity) as line_total
+         from order_items where order_id = any(?::int[]) order by order_id, id`,
+      [ids],
+    )) as { rows: OrderItemRow[] }
+  ).rows;
+  const productIds = [...new Set(items.map((i) => i.product_id))];
+  const images = productIds.length
+    ? (
+        (await db.raw(
+          `select product_id, card_url from product_images
+            where product_id = any(?::int[]) order by product_id, position`,
+          [productIds],
+        )) as { rows: { product_id: number; card_url: string }[] }
+      ).rows
+    : [];
+  const ratings = (
+    (await db.raw(
+      `select order_id, product_id, stars, review, created_at from product_ratings where order_id = any(?::int[])`,
+      [ids],
+    )) as { rows: RatingRow[] }
+  ).rows;
+
+  const imagesByProduct = new Map<number, string[]>();
+  for (const img of images) {
+    const list = imagesByProduct.get(img.product_id) ?? [];
+    list.push(img.card_url);
+    imagesByProduct.set(img.product_id, list);
+  }
+  const ratingsByKey = new Map(ratings.map((r) => [`${r.order_id}:${r.product_id}`, r]));
+  const itemsByOrder = new Map<number, OrderItemRow[]>();
+  for (const it of items) {
+    const list = itemsByOrder.get(it.order_id) ?? [];
+    list.push(it);
+    itemsByOrder.set(it.order_id, list);
+  }
+  const byId = new Map(orders.map((o) => [o.id, o]));
+  return ids
+    .map((id) => byId.get(id))
+    .filter((o): o is OrderRow => !!o)
+    .map((o) => presentOrder(o, itemsByOrder.get(o.id) ?? [], imagesByProduct, ratingsByKey, viewer));
+}
+
+/** One page of a customer's orders or a shop's orders, newest first. */
+export async function listOrders(
+  db: Knex,
+  opts: {
+    side: 'customer' | 'seller';
+    viewer: OrderViewer;
+    status?: CustomerOrderFilter;
+    page: number;
+    pageSize: number;
+  },
+): Promise<OrdersPage> {
+  const column = opts.side === 'customer' ? 'customer_id' : 'seller_id';
+  const statuses: readonly OrderStatus[] | undefined = !opts.status
+    ? undefined
+    : opts.status in CUSTOMER_ORDER_FILTERS
+      ? CUSTOMER_ORDER_FILTERS[opts.status as keyof typeof CUSTOMER_ORDER_FILTERS]
+      : [opts.status as OrderStatus];
+  const base = () => {
+    const q = db('orders').where(column, opts.viewer.id);
+    if (statuses) q.whereIn('status', statuses);
+    return q;
+  };
+  const [countRow] = (await base().count({ n: '*' })) as { n: unknown }[];
+  const totalOrders = toNumber(countRow?.n);
+  const rows = (await base()
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(opts.pageSize)
+    .offset((opts.page - 1) * opts.pageSize)
+    .select('id')) as { id: number }[];
+  return {
+    orders: await loadOrders(
+      db,
+      rows.map((r) => r.id),
+      opts.viewer,
+    ),
+    pagination: {
+      currentPage: opts.page,
+      pageSize: opts.pageSize,
+      totalOrders,
+      totalPages: Math.ceil(totalOrders / opts.pageSize),
+    },
+  };
+}
+
+/** An order as its customer, its seller or an admin sees it; anyone else gets 'Order Not Found'. */
+export async function getOrderForViewer(db: Knex, orderId: number, viewer: OrderViewer): Promise<Order> {
+  const row = (await db('orders').where({ id: orderId }).first('customer_id', 'seller_id')) as
+    { customer_id: number; seller_id: number } | undefined;
+  const allowed =
+    row && (viewer.role === 'admin' || row.customer_id === viewer.id || row.seller_id === viewer.id);
+  if (!allowed) throw notFound(ORDER_MESSAGES.notFound);
+  const [order] = await loadOrders(db, [orderId], viewer);
+  return order;
+}
+
+/** Puts stock and units_sold back for every item of an order, in product id order (as checkout locks them). */
+async function restoreStock(trx: Knex.Transaction, orderId: number): Promise<void> {
+  const items = (
+    (await trx.raw(
+      `select product_id, sum(quantity)::int as quantity from order_items
+        where order_id = ? group by product_id order by product_id`,
+      [orderId],
+    )) as { rows: { product_id: number; quantity: number }[] }
+  ).rows;
+  for (const it of items) {
+    await trx.raw(
+      `update products
+          set stock_quantity = case when stock_quantity is null then null else stock_quantity + ? end,
+              units_sold = greatest(units_sold - ?, 0),
+              updated_at = now()
+        where id = ?`,
+      [it.quantity, it.quantity, it.product_id],
+    );
+  }
+}
+
+/**
+ * Moves an order along ORDER_TRANSITIONS, by the seller of that order only. The update is guarded on the
+ * status that was read, so of two racing requests exactly one wins; a cancel restores stock in the same
+ * transaction, at most once (stock_restored).
+ */
+export async function updateOrderStatus(
+  db: Knex,
+  seller: OrderViewer,
+  orderId: number,
+  to: string,
+): Promise<Order> {
+  if (!(ORDER_STATUSES as readonly string[]).includes(to)) {
+    throw badRequest(ORDER_MESSAGES.statusInvalid);
+  }
+  const target = to as OrderStatus;
+  await db.transaction(async (trx) => {
+    const row = (await trx('orders').where({ id: orderId }).first('seller_id', 'status')) as
+      { seller_id: number; status: OrderStatus } | undefined;
+    if (!row || row.seller_id !== seller.id) throw notFound(ORDER_MESSAGES.notFound);
+    if (!ORDER_TRANSITIONS[row.status].includes(target)) {
+      throw new AppError(400, 'invalid_transition', invalidTransitionMessage(row.status, target));
+    }
+    const cancelling = target === 'cancelled';
+    const updated = (
+      (await trx.raw(
+        `update orders
+            set status = ?, updated_at = now(),
+                stock_restored = case when ? then true else stock_restored end
+          where id = ? and status = ? and (not ? or stock_restored = false)
+          returning id`,
+        [target, cancelling, orderId, row.status, cancelling],
+      )) as { rows: { id: number }[] }
+    ).rows;
+    if (updated.length === 0) throw conflict(ORDER_MESSAGES.staleOrder, 'stale_order');
+    if (cancelling) await restoreStock(trx, orderId);
+  });
+  const [order] = await loadOrders(db, [orderId], seller);
+  return order;
+}
+
+/**
+ * Records a customer's rating of one product of one of their delivered orders, once, and recomputes the
+ * product's and the shop's averages in the same transaction.
+ */
+export async function rateProduct(
+  db: Knex,
+  customer: OrderViewer,
+  input: RateProductInput,
+): Promise<RateProductResponse> {
+  return db.transaction(async (trx) => {
+    const order = (await trx('orders')
+      .where({ id: input.orderId })
+      .first('customer_id', 'seller_id', 'status')) as
+      { customer_id: number; seller_id: number; status: OrderStatus } | undefined;
+    if (!order || order.customer_id !== customer.id) throw notFound(ORDER_MESSAGES.notFound);
+    if (order.status !== 'delivered') throw badRequest(ORDER_MESSAGES.notDelivered, 'order_not_delivered');
+    const item = await trx('order_items')
+      .where({ order_id: input.orderId, product_id: input.productId })
+      .first('id');
+    if (!item) throw notFound(ORDER_MESSAGES.productNotInOrder, 'product_not_in_order');
+
+    const inserted = (
+      (await trx.raw(
+        `insert into product_ratings (product_id, order_id, customer_id, stars, review)
+         values (?, ?, ?, ?, ?)
+         on conflict (order_id, product_id) do nothing
+         returning order_id, product_id, stars, review, created_at`,
+        [input.productId, input.orderId, customer.id, input.stars, input.review ?? null],
+      )) as { rows: RatingRow[] }
+    ).rows;
+    if (inserted.length === 0) throw conflict(ORDER_MESSAGES.alreadyRated, 'already_rated');
+
+    // Lock first, then aggregate in a new statement: under READ COMMITTED that statement's snapshot then
+    // includes every rating committed by a racing transaction that held the lock before us.
+    await trx.raw('select id from products where id = ? for update', [input.productId]);
+    const product = (
+      (await trx.raw(
+        `update products p
+            set rating_avg = coalesce(a.avg, 0), rating_count = a.n
+           from (select round(avg(stars)::numeric, 2) as avg, count(*)::int as n
+                   from product_ratings where product_id = ?) a
+          where p.id = ?
+          returning p.id, p.rating_avg, p.rating_count`,
+        [input.productId, input.productId],
+      )) as { rows: { id: number; rating_avg: string; rating_count: number }[] }
+    ).rows[0];
+    await trx.raw('select id from seller_profiles where user_id = ? for update', [order.seller_id]);
+    const shop = (
+      (await trx.raw(
+        `update seller_profiles sp
+            set rating_avg = coalesce(a.avg, 0), rating_count = a.n
+           from (select round(avg(r.stars)::numeric, 2) as avg, count(*)::int as n
+                   from product_ratings r join products p on p.id = r.product_id
+                  where p.seller_id = ?) a
+          where sp.user_id = ?
+          returning sp.rating_avg, sp.rating_count`,
+        [order.seller_id, order.seller_id],
+      )) as { rows: { rating_avg: string; rating_count: number }[] }
+    ).rows[0];
+
+    const rating = inserted[0];
+    return {
+      success: true as const,
+      rating: { ...presentRating(rating), orderId: input.orderId, productId: input.productId },
+      product: {
+        id: input.productId,
+        averageRating: Number(product.rating_avg),
+        ratingCount: product.rating_count,
+      },
+      seller: {
+        id: order.seller_id,
+        averageRating: Number(shop?.rating_avg ?? 0),
+        ratingCount: shop?.rating_count ?? 0,
+      },
+    };
+  });
+}

@@ -1,0 +1,349 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckoutSchema } from '../../api/contract/checkout';
+import type { Order, OrdersPage } from '../../api/contract/orders';
+import { checkoutRequestHash } from '../../api/src/features/checkout/service';
+import { buildProduct, buildSeller, buildUser, type BuiltSeller } from '../factories';
+import { startTestApi, type TestApi } from '../support/api';
+import { checkoutBody, newCustomer, postCheckout, productState, signIn } from './checkout-support';
+
+let api: TestApi;
+let shopA: BuiltSeller;
+let shopB: BuiltSeller;
+beforeAll(async () => {
+  api = await startTestApi();
+  shopA = await buildSeller(api.db.knex, { shopName: 'Kanchi Gold House' });
+  shopB = await buildSeller(api.db.knex, { shopName: 'Madurai Silver Works' });
+  await api.db.knex('seller_profiles').where({ user_id: shopA.id }).update({ gst_number: '33ABCDE1234F1Z5' });
+});
+afterAll(async () => api?.close());
+
+const orderCount = async (customerId: number) =>
+  Number(
+    (
+      (await api.db.knex('orders').where({ customer_id: customerId }).count({ n: '*' })) as { n: unknown }[]
+    )[0].n,
+  );
+
+describe('checkout access and validation', () => {
+  it('refuses visitors, sellers and admins', async () => {
+    expect((await postCheckout(api.client())).status).toBe(401);
+    const asSeller = await signIn(api, shopA);
+    const admin = await signIn(api, await buildUser(api.db.knex, { role: 'admin' }));
+    expect((await postCheckout(asSeller)).body).toMatchObject({
+      error: 'Access denied. Your role (seller) lacks required permissions.',
+    });
+    expect((await postCheckout(admin)).status).toBe(403);
+  });
+
+  it('requires an Idempotency-Key header', async () => {
+    const { client } = await newCustomer(api);
+    const res = await postCheckout(client, checkoutBody(), null);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'Idempotency-Key header is required.',
+      code: 'idempotency_key_required',
+    });
+    const long = await postCheckout(client, checkoutBody(), 'k'.repeat(201));
+    expect(long.status).toBe(400);
+  });
+
+  it("requires every text field with the spec's messages", async () => {
+    const { client } = await newCustomer(api);
+    const cases: [string, string][] = [
+      ['customerName', 'Customer name is required'],
+      ['customerPhone', 'Customer phone is required'],
+      ['shippingAddress', 'Shipping address is required'],
+      ['city', 'City is required'],
+      ['state', 'State is required'],
+      ['pinCode', 'Pin code is required'],
+    ];
+    for (const [field, message] of cases) {
+      for (const value of [undefined, '', '   ']) {
+        const res = await postCheckout(client, checkoutBody({ [field]: value }));
+        expect(res.status).toBe(400);
+        expect(res.body.error).toBe(message);
+      }
+    }
+    const bad = await postCheckout(client, checkoutBody({ paymentMethod: 'bitcoin' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+  });
+
+  it('defaults the payment method to credit_card', () => {
+    const { paymentMethod: _omit, ...rest } = checkoutBody();
+    expect(CheckoutSchema.parse(rest).paymentMethod).toBe('credit_card');
+  });
+
+  it("refuses an empty cart with 'Your cart is empty.'", async () => {
+    const { client } = await newCustomer(api);
+    const res = await postCheckout(client);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Your cart is empty.', code: 'cart_empty' });
+  });
+});
+
+describe('placing orders', () => {
+  it('turns a two-shop cart into two orders with server prices, GST and shared checkoutRef', async () => {
+    const { user, client } = await newCustomer(api);
+    const ring = await buildProduct(api.db.knex, shopA.id, {
+      name: 'Ruby ring',
+      price: '10499.99',
+      gstAmount: '305.83',
+      stockQuantity: 5,
+    });
+    const chain = await buildProduct(api.db.knex, shopA.id, {
+      name: 'Gold chain',
+      price: '45000.00',
+      gstAmount: '1310.68',
+      stockQuantity: null,
+    });
+    const anklet = await buildProduct(api.db.knex, shopB.id, {
+      name: 'Silver anklet',
+      price: '1850.50',
+      gstAmount: '0',
+      stockQuantity: 2,
+    });
+    await client.post('/_api/cart/add', { productId: ring.id, quantity: 3 });
+    await client.post('/_api/cart/add', { productId: chain.id, quantity: 1 });
+    await client.post('/_api/cart/add', { productId: anklet.id, quantity: 2 });
+
+    // Prices the client might send are ignored: the server prices from the product rows.
+    const res = await postCheckout(client, {
+      ...checkoutBody({ paymentMethod: 'google_pay' }),
+      totalAmount: '1.00',
+      price: '0.01',
+    });
+    expect(res.status).toBe(201);
+    const { orders, checkoutRef } = res.body;
+    expect(orders).toHaveLength(2);
+    expect(typeof checkoutRef).toBe('string');
+    const a = orders.find((o) => o.seller.id === shopA.id)!;
+    const b = orders.find((o) => o.seller.id === shopB.id)!;
+
+    // 3 × 10499.99 + 45000.00 = 76499.97; GST 3 × 305.83 + 1310.68 = 2228.17
+    expect(a).toMatchObject({
+      checkoutRef,
+      status: 'pending',
+      subtotal: '76499.97',
+      gstTotal: '2228.17',
+      shippingCharges: '0.00',
+      totalAmount: '76499.97',
+      paymentMethod: 'google_pay',
+      paymentStatus: 'pending',
+      shippingAddress: '4 Gandhi Road, R.S. Puram',
+      city: 'Coimbatore',
+      state: 'Tamil Nadu',
+      pinCode: '641002',
+      customer: {
+        id: user.id,
+        displayName: user.displayName,
+        email: user.email,
+        name: 'Meena Sundaram',
+        phone: '9876501234',
+      },
+      seller: {
+        id: shopA.id,
+        shopName: 'Kanchi Gold House',
+        gstNumber: '33ABCDE1234F1Z5',
+        shopAddress: '12 Big Bazaar Street, Town Hall',
+        city: 'Coimbatore',
+        state: 'Tamil Nadu',
+        pincode: '641001',
+        phone: '9876543210',
+      },
+      canRate: false,
+    });
+    const ringItem = a.items.find((i) => i.product.id === ring.id)!;
+    expect(ringItem).toMatchObject({
+      quantity: 3,
+      price: '10499.99',
+      gstAmount: '305.83',
+      lineTotal: '31499.97',
+      product: {
+        id: ring.id,
+        name: 'Ruby ring',
+        images: [`/media/test-${ring.id}-card.webp`],
+        gstAmount: '305.83',
+      },
+      rating: null,
+      canRate: false,
+    });
+    expect(a.items).toHaveLength(2);
+    expect(b).toMatchObject({ subtotal: '3701.00', gstTotal: '0.00', totalAmount: '3701.00', checkoutRef });
+    expect(b.items.map((i) => i.product.name)).toEqual(['Silver anklet']);
+
+    // Stock and units sold moved; null stock stays unlimited; the cart is empty.
+    expect(await productState(api, ring.id)).toEqual({ stock_quantity: 2, units_sold: 3 });
+    expect(await productState(api, chain.id)).toEqual({ stock_quantity: null, units_sold: 1 });
+    expect(await productState(api, anklet.id)).toEqual({ stock_quantity: 0, units_sold: 2 });
+    expect((await client.get<{ items: unknown[] }>('/_api/cart/list')).body.items).toEqual([]);
+
+    // Each shop sees only its own order.
+    const asA = await signIn(api, shopA);
+    const asB = await signIn(api, shopB);
+    const listA = (await asA.get<OrdersPage>('/_api/orders/seller')).body.orders.map((o) => o.id);
+    const listB = (await asB.get<OrdersPage>('/_api/orders/seller')).body.orders.map((o) => o.id);
+    expect(listA).toContain(a.id);
+    expect(listA).not.toContain(b.id);
+    expect(listB).toContain(b.id);
+    expect(listB).not.toContain(a.id);
+    expect((await asA.get(`/_api/order/details?orderId=${b.id}`)).status).toBe(404);
+    expect((await asB.get<{ order: Order }>(`/_api/order/details?orderId=${b.id}`)).body.order).toEqual(b);
+    const mine = (await client.get<OrdersPage>('/_api/orders/customer')).body.orders.map((o) => o.id);
+    expect(mine.sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('refuses a cart with an unavailable line, naming the product, and changes nothing', async () => {
+    const { user, client } = await newCustomer(api);
+    const keep = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 4 });
+    const gone = await buildProduct(api.db.knex, shopA.id, { name: 'Kundan earrings', stockQuantity: 4 });
+    await client.post('/_api/cart/add', { productId: keep.id, quantity: 1 });
+    await client.post('/_api/cart/add', { productId: gone.id, quantity: 1 });
+    await api.db.knex('products').where({ id: gone.id }).update({ deleted_at: new Date() });
+    const res = await postCheckout(client);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      error: '"Kundan earrings" is no longer available. Please remove it from your cart.',
+      code: 'product_unavailable',
+    });
+    expect(await productState(api, keep.id)).toEqual({ stock_quantity: 4, units_sold: 0 });
+    expect(await orderCount(user.id)).toBe(0);
+  });
+
+  it('refuses more than the stock with 409, rolls everything back, and the same key works once fixed', async () => {
+    const { user, client } = await newCustomer(api);
+    const first = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 5 });
+    const short = await buildProduct(api.db.knex, shopB.id, { stockQuantity: 5 });
+    await client.post('/_api/cart/add', { productId: first.id, quantity: 2 });
+    const line = await client.post<{ cartItemId: number }>('/_api/cart/add', {
+      productId: short.id,
+      quantity: 3,
+    });
+    await api.db.knex('products').where({ id: short.id }).update({ stock_quantity: 1 });
+
+    const key = crypto.randomUUID();
+    const res = await postCheckout(client, checkoutBody(), key);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      error: 'Only 1 item(s) available in stock',
+      code: 'insufficient_stock',
+    });
+    expect(await productState(api, first.id)).toEqual({ stock_quantity: 5, units_sold: 0 });
+    expect(await productState(api, short.id)).toEqual({ stock_quantity: 1, units_sold: 0 });
+    expect(await orderCount(user.id)).toBe(0);
+    expect((await client.get<{ items: unknown[] }>('/_api/cart/list')).body.items).toHaveLength(2);
+
+    await client.post('/_api/cart/update', { cartItemId: line.body.cartItemId, quantity: 1 });
+    const retry = await postCheckout(client, checkoutBody(), key);
+    expect(retry.status).toBe(201);
+    expect(await productState(api, short.id)).toEqual({ stock_quantity: 0, units_sold: 1 });
+  });
+
+  it('maps a database constraint violation to a clear 409, leaving nothing behind', async () => {
+    await api.db.knex.raw(
+      `alter table orders add constraint test_no_blockville check (city <> 'Blockville')`,
+    );
+    try {
+      const { user, client } = await newCustomer(api);
+      const p = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 3 });
+      await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+      const res = await postCheckout(client, checkoutBody({ city: 'Blockville' }));
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({
+        error: 'Your cart changed while the order was being placed. Please review your cart and try again.',
+        code: 'checkout_conflict',
+      });
+      expect(await productState(api, p.id)).toEqual({ stock_quantity: 3, units_sold: 0 });
+      expect(await orderCount(user.id)).toBe(0);
+    } finally {
+      await api.db.knex.raw('alter table orders drop constraint test_no_blockville');
+    }
+  });
+});
+
+describe('idempotency', () => {
+  it('replays the same answer for the same key and body, without a second order', async () => {
+    const { user, client } = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 5 });
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 2 });
+    const key = crypto.randomUUID();
+    const first = await postCheckout(client, checkoutBody(), key);
+    expect(first.status).toBe(201);
+    // Same fields in another order: still the same request.
+    const reordered = Object.fromEntries(Object.entries(checkoutBody()).reverse());
+    const again = await postCheckout(client, reordered, key);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.body.orders[0].id).toBe(first.body.orders[0].id);
+    expect(await orderCount(user.id)).toBe(1);
+    expect(await productState(api, p.id)).toEqual({ stock_quantity: 3, units_sold: 2 });
+  });
+
+  it('refuses the same key with a different body', async () => {
+    const { client } = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id);
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    const key = crypto.randomUUID();
+    expect((await postCheckout(client, checkoutBody(), key)).status).toBe(201);
+    const res = await postCheckout(client, checkoutBody({ city: 'Chennai' }), key);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      error: 'This Idempotency-Key was already used with a different request.',
+      code: 'idempotency_key_reused',
+    });
+  });
+
+  it('keys belong to one customer: another customer may use the same key', async () => {
+    const a = await newCustomer(api);
+    const b = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id);
+    await a.client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    await b.client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    const key = crypto.randomUUID();
+    const ra = await postCheckout(a.client, checkoutBody(), key);
+    const rb = await postCheckout(b.client, checkoutBody(), key);
+    expect(ra.status).toBe(201);
+    expect(rb.status).toBe(201);
+    expect(rb.body.orders[0].id).not.toBe(ra.body.orders[0].id);
+  });
+
+  it('a second tab with a new key finds the cart empty and never makes a second order', async () => {
+    const { user, client } = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 5 });
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    expect((await postCheckout(client)).status).toBe(201);
+    const second = await postCheckout(client);
+    expect(second.status).toBe(400);
+    expect(second.body.error).toBe('Your cart is empty.');
+    expect(await orderCount(user.id)).toBe(1);
+    expect(await productState(api, p.id)).toEqual({ stock_quantity: 4, units_sold: 1 });
+  });
+
+  it('answers 409 while the same key is still being processed, and takes over a stale claim', async () => {
+    const { user, client } = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id);
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    const key = crypto.randomUUID();
+    const hash = checkoutRequestHash(CheckoutSchema.parse(checkoutBody()));
+    await api.db
+      .knex('idempotency_keys')
+      .insert({ user_id: user.id, scope: 'checkout', key, request_hash: hash });
+    const busy = await postCheckout(client, checkoutBody(), key);
+    expect(busy.status).toBe(409);
+    expect(busy.body).toEqual({
+      error: 'This checkout is already being processed.',
+      code: 'checkout_in_progress',
+    });
+    expect(await orderCount(user.id)).toBe(0);
+
+    // A claim left by a request that died long ago does not block the customer forever.
+    await api.db
+      .knex('idempotency_keys')
+      .where({ user_id: user.id, key })
+      .update({ created_at: new Date(Date.now() - 5 * 60_000) });
+    const res = await postCheckout(client, checkoutBody(), key);
+    expect(res.status).toBe(201);
+    expect(await orderCount(user.id)).toBe(1);
+  });
+});
