@@ -50,13 +50,29 @@ export function openPostgres(opts: PgOptions): Database {
   return { knex, kind: 'pg', close: () => knex.destroy() };
 }
 
+type ClientCtor = new (config: Knex.Config) => object;
+
+/**
+ * knex-pglite reports a delete as command 'DEL', which knex does not recognise, so `.delete()` resolved to
+ * a raw result object instead of the affected row count. Naming it 'delete' gives knex's 'DELETE'.
+ */
+class PgliteClient extends (ClientPgLite as unknown as ClientCtor) {
+  processResponse(obj: { method?: string }, runner: unknown): unknown {
+    const fixed = obj.method === 'del' ? { ...obj, method: 'delete' } : obj;
+    const parent = Object.getPrototypeOf(PgliteClient.prototype) as {
+      processResponse(this: unknown, o: unknown, r: unknown): unknown;
+    };
+    return parent.processResponse.call(this, fixed, runner);
+  }
+}
+
 /** Embedded PGlite (PostgreSQL in WebAssembly) in a directory, or in memory when dir is undefined. */
 export async function openPglite(dir: string | undefined): Promise<Database> {
   if (dir) fs.mkdirSync(path.resolve(dir), { recursive: true });
   const pglite = new PGlite({ dataDir: dir ? path.resolve(dir) : undefined, extensions: { pg_trgm } });
   await pglite.waitReady;
   const knex = knexFactory({
-    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    client: PgliteClient as unknown as typeof knexFactory.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
   });

@@ -28,3 +28,14 @@ describe('platform', () => {
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
 });
+
+describe('database driver', () => {
+  it('answers update and delete with the affected row count', async () => {
+    const db = api.db.knex;
+    await db.raw('create table count_check (id int)');
+    await db('count_check').insert([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(await db('count_check').where('id', '<', 3).update({ id: 9 })).toBe(2);
+    expect(await db('count_check').where({ id: 9 }).delete()).toBe(2);
+    expect(await db('count_check').where({ id: 42 }).delete()).toBe(0);
+  });
+});
