@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as m0001 from './migrations/0001_initial';
+import * as m0002 from './migrations/0002_catalog_indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,6 +10,7 @@ interface Migration {
 /** Every migration in order. A new migration is a new file added at the end, never an edit. */
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_catalog_indexes': m0002,
 };
 
 const source: Knex.MigrationSource<string> = {

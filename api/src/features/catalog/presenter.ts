@@ -1,0 +1,182 @@
+import type { Product, ProductImage, SellerCard, StoreProfile } from '../../../contract/catalog';
+import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
+import { presentSellerProfile, type SellerProfileRow } from '../sellers/presenter';
+
+/**
+ * A product row as PRODUCT_COLUMNS selects it (money already cast to text), joined with its shop.
+ * Other areas that present products select the same columns (see loadProductsByIds in service.ts).
+ */
+export interface ProductRow {
+  id: number;
+  seller_id: number;
+  name: string;
+  description: string;
+  price: string;
+  category: string;
+  material: string;
+  stock_quantity: number | null;
+  sku: string | null;
+  width_mm: string | number | null;
+  height_mm: string | number | null;
+  size: string | null;
+  purity: string | null;
+  weight_g: string | number | null;
+  diamonds_total_count: number | null;
+  diamonds_type: string | null;
+  diamonds_total_weight: string | number | null;
+  gemstone_total_count: number | null;
+  gemstone_type: string | null;
+  making_charges: string | null;
+  stone_charges: string | null;
+  discount_amount: string | null;
+  gst_amount: string | null;
+  size_available: unknown;
+  is_custom_made: boolean;
+  rating_avg: string | number;
+  rating_count: number;
+  units_sold: number;
+  created_at: Date | string;
+  shop_name: string;
+  url_slug: string | null;
+  video_call_enabled: boolean;
+}
+
+/** A product_images row. */
+export interface ProductImageRow {
+  product_id: number;
+  position: number;
+  card_url: string;
+  detail_url: string;
+  width: number | null;
+  height: number | null;
+}
+
+const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
+
+// Money is cast to text in SQL; a number here would only come from a caller that skipped the cast.
+const money = (v: string | number | null): string | null =>
+  v === null ? null : typeof v === 'number' ? v.toFixed(2) : v;
+
+const list = (v: unknown): string[] => {
+  const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+};
+
+/** Maps an image row to the API's image. */
+export function presentImage(row: ProductImageRow): ProductImage {
+  return { url: row.detail_url, cardUrl: row.card_url, width: row.width, height: row.height };
+}
+
+/** Maps a product row and its images (any order) to the API's Product. */
+export function presentProduct(row: ProductRow, imageRows: ProductImageRow[] = []): Product {
+  const images = [...imageRows].sort((a, b) => a.position - b.position).map(presentImage);
+  return {
+    id: row.id,
+    productId: row.id,
+    sellerId: row.seller_id,
+    name: row.name,
+    description: row.description,
+    price: money(row.price) ?? '0.00',
+    category: row.category as ProductCategory,
+    material: row.material as ProductMaterial,
+    stockQuantity: row.stock_quantity,
+    sku: row.sku,
+    width: num(row.width_mm),
+    height: num(row.height_mm),
+    size: row.size,
+    purity: row.purity,
+    weight: num(row.weight_g),
+    diamondsTotalCount: row.diamonds_total_count,
+    diamondsType: row.diamonds_type,
+    diamondsTotalWeight: num(row.diamonds_total_weight),
+    gemstoneTotalCount: row.gemstone_total_count,
+    gemstoneType: row.gemstone_type,
+    makingCharges: money(row.making_charges),
+    stoneCharges: money(row.stone_charges),
+    discountAmount: money(row.discount_amount),
+    gstAmount: money(row.gst_amount),
+    images,
+    imageUrl: images[0]?.cardUrl ?? null,
+    sizeAvailable: list(row.size_available),
+    isCustomMade: row.is_custom_made,
+    averageRating: Number(row.rating_avg),
+    ratingCount: row.rating_count,
+    unitsSold: row.units_sold,
+    shopName: row.shop_name,
+    urlSlug: row.url_slug,
+    videoCallEnabled: row.video_call_enabled,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** A seller_profiles row joined with the seller's name, presence and public product count. */
+export interface SellerCardRow extends SellerProfileRow {
+  seller_name: string;
+  last_polled_at: Date | string | null;
+  product_count: number | string;
+}
+
+const YEAR_MS = 365.25 * 86_400_000;
+
+/** Whole 365.25-day years from the established date to now, never negative; null without a date. */
+export function yearsInBusiness(established: string | Date | null, now: Date): number | null {
+  if (established === null) return null;
+  const iso =
+    typeof established === 'string'
+      ? established.slice(0, 10)
+      : `${established.getFullYear()}-${String(established.getMonth() + 1).padStart(2, '0')}-${String(established.getDate()).padStart(2, '0')}`;
+  const since = Date.parse(`${iso}T00:00:00Z`);
+  if (Number.isNaN(since)) return null;
+  return Math.max(0, Math.floor((now.getTime() - since) / YEAR_MS));
+}
+
+/** First two initials of a name, uppercased; a one-word name gives its first two letters. */
+export function avatarInitials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '';
+  if (words.length === 1) return [...words[0]].slice(0, 2).join('').toUpperCase();
+  return words
+    .slice(0, 2)
+    .map((w) => [...w][0])
+    .join('')
+    .toUpperCase();
+}
+
+/** Online when the seller's app polled for incoming calls within the window. */
+export function isOnline(lastPolledAt: Date | string | null, now: Date, windowMs: number): boolean {
+  if (lastPolledAt === null) return false;
+  return now.getTime() - new Date(lastPolledAt).getTime() <= windowMs;
+}
+
+/** Maps a seller row to the directory card. */
+export function presentSellerCard(row: SellerCardRow, now: Date, onlineWindowMs: number): SellerCard {
+  const sellerName = row.seller_name || row.shop_name;
+  return {
+    sellerId: row.user_id,
+    shopName: row.shop_name,
+    sellerName,
+    city: row.city,
+    state: row.state,
+    productCount: Number(row.product_count),
+    averageRating: Number(row.rating_avg),
+    ratingCount: row.rating_count,
+    yearsInBusiness: yearsInBusiness(row.established_date, now),
+    videoCallEnabled: row.video_call_enabled,
+    urlSlug: row.url_slug,
+    isOnline: isOnline(row.last_polled_at, now, onlineWindowMs),
+    avatarInitials: avatarInitials(sellerName),
+  };
+}
+
+/** Maps a seller row to the public store profile: every profile field plus the card's computed ones. */
+export function presentStoreProfile(row: SellerCardRow, now: Date, onlineWindowMs: number): StoreProfile {
+  const card = presentSellerCard(row, now, onlineWindowMs);
+  return {
+    ...presentSellerProfile(row),
+    sellerName: card.sellerName,
+    yearsInBusiness: card.yearsInBusiness,
+    isOnline: card.isOnline,
+    productCount: card.productCount,
+    avatarInitials: card.avatarInitials,
+  };
+}

@@ -1,0 +1,458 @@
+import type { Knex } from 'knex';
+import {
+  SUGGESTION_LIMIT,
+  displayName,
+  type CatalogStats,
+  type Product,
+  type ProductListQuery,
+  type ProductListResponse,
+  type SearchSuggestions,
+  type SellerCard,
+  type SellerListQuery,
+  type SellerListResponse,
+  type StoreResponse,
+} from '../../../contract/catalog';
+import { CALL_LIMITS, PRODUCT_CATEGORIES, type ProductCategory } from '../../../contract/constants';
+import { toNumber } from '../../../../db/connection';
+import type { SessionUser } from '../../http/context';
+import { notFound } from '../../http/errors';
+import {
+  presentProduct,
+  presentSellerCard,
+  presentStoreProfile,
+  type ProductImageRow,
+  type ProductRow,
+  type SellerCardRow,
+} from './presenter';
+import { prepareSearch, productMatch, productRank, withSearchSettings, type SearchTerms } from './search';
+import { CATALOG_MESSAGES } from '../../../contract/catalog';
+
+/** The product columns presentProduct expects; money is cast to text so pg and PGlite agree. */
+export const PRODUCT_COLUMNS = `p.id, p.seller_id, p.name, p.description, p.price::text as price, p.category,
+  p.material, p.stock_quantity, p.sku, p.width_mm, p.height_mm, p.size, p.purity, p.weight_g,
+  p.diamonds_total_count, p.diamonds_type, p.diamonds_total_weight, p.gemstone_total_count, p.gemstone_type,
+  p.making_charges::text as making_charges, p.stone_charges::text as stone_charges,
+  p.discount_amount::text as discount_amount, p.gst_amount::text as gst_amount, p.size_available,
+  p.is_custom_made, p.rating_avg, p.rating_count, p.units_sold, p.created_at,
+  coalesce(sp.shop_name, '') as shop_name, sp.url_slug, coalesce(sp.video_call_enabled, false) as video_call_enabled`;
+
+/** The images of many products in one query, grouped by product id. */
+export async function loadImages(db: Knex, productIds: number[]): Promise<Map<number, ProductImageRow[]>> {
+  const byProduct = new Map<number, ProductImageRow[]>();
+  if (!productIds.length) return byProduct;
+  const rows = (await db('product_images')
+    .whereIn('product_id', productIds)
+    .orderBy([{ column: 'product_id' }, { column: 'position' }])
+    .select('product_id', 'position', 'card_url', 'detail_url', 'width', 'height')) as ProductImageRow[];
+  for (const r of rows) {
+    const list = byProduct.get(r.product_id);
+    if (list) list.push(r);
+    else byProduct.set(r.product_id, [r]);
+  }
+  return byProduct;
+}
+
+/**
+ * Products by id in the given order, presented, in two queries (rows, images). For other areas (cart, orders)
+ * that show products: `publicOnly` drops deleted products and those of shops that are not approved.
+ */
+export async function loadProductsByIds(
+  db: Knex,
+  ids: number[],
+  opts: { publicOnly?: boolean } = {},
+): Promise<Product[]> {
+  if (!ids.length) return [];
+  const q = db
+    .from('products as p')
+    .leftJoin('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
+    .whereIn('p.id', ids)
+    .select(db.raw(PRODUCT_COLUMNS));
+  if (opts.publicOnly) q.whereNull('p.deleted_at').where('p.seller_approved', true);
+  const rows = (await q) as ProductRow[];
+  const images = await loadImages(db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [presentProduct(row, images.get(id))] : [];
+  });
+}
+
+/** A seller (or admin) may see a shop's products before approval: the dashboard lists them. */
+function seesUnapproved(viewer: SessionUser | undefined, sellerId: number | undefined): boolean {
+  if (!viewer || sellerId === undefined) return false;
+  return viewer.role === 'admin' || (viewer.role === 'seller' && viewer.id === sellerId);
+}
+
+type OrderTerm = { sql: string; bindings?: readonly Knex.Value[] };
+
+function orderTerms(knex: Knex, q: ProductListQuery, terms: SearchTerms | null): OrderTerm[] {
+  if (terms && !q.sortBy) {
+    const rank = productRank(knex, terms).toSQL();
+    return [{ sql: `${rank.sql} desc`, bindings: rank.bindings }, { sql: 'p.id desc' }];
+  }
+  // Each order matches a partial index on public products, id last so equal keys page stably.
+  switch (q.sortBy ?? 'newest') {
+    case 'price-asc':
+      return [{ sql: 'p.price asc' }, { sql: 'p.id asc' }];
+    case 'price-desc':
+      return [{ sql: 'p.price desc' }, { sql: 'p.id desc' }];
+    case 'rating':
+      return [{ sql: 'p.rating_avg desc' }, { sql: 'p.id desc' }];
+    case 'popularity':
+      return [{ sql: 'p.units_sold desc' }, { sql: 'p.id desc' }];
+    default:
+      return [{ sql: 'p.created_at desc' }, { sql: 'p.id desc' }];
+  }
+}
+
+function applyOrder(qb: Knex.QueryBuilder, order: OrderTerm[]): Knex.QueryBuilder {
+  for (const o of order) qb.orderByRaw(o.sql, (o.bindings ?? []) as Knex.Value[]);
+  return qb;
+}
+
+// Counting every public product costs ~10 ms at 100k rows (a common search term, ~40 ms) on every page
+// request. Up to COUNT_EXACT_CAP matches are counted exactly each time (cheap, and what small shops and narrow
+// filters need); above it the exact total is remembered per filter for a short while. Totals that large
+// being a few seconds stale is invisible in 'Showing X-Y of N results'. Per process, so nothing is shared.
+export const COUNT_EXACT_CAP = 2000;
+const COUNT_TTL_MS = 30_000;
+const COUNT_CACHE_MAX = 500;
+const countCache = new Map<string, { total: number; expires: number }>();
+
+async function countProducts(
+  db: Knex,
+  filtered: () => Knex.QueryBuilder,
+  key: string,
+): Promise<{ total: number; large: boolean }> {
+  const [capped] = (await db
+    .from(
+      filtered()
+        .select(db.raw('1'))
+        .limit(COUNT_EXACT_CAP + 1)
+        .as('c'),
+    )
+    .count({ count: '*' })) as { count: unknown }[];
+  const exact = toNumber(capped?.count);
+  if (exact <= COUNT_EXACT_CAP) return { total: exact, large: false };
+  const hit = countCache.get(key);
+  if (hit && hit.expires > Date.now()) return { total: hit.total, large: true };
+  const [c] = (await filtered().count({ count: '*' })) as { count: unknown }[];
+  const total = toNumber(c?.count);
+  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!);
+  countCache.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
+  return { total, large: true };
+}
+
+/**
+ * Lists products with filters, search and sort in three or four queries whatever the page size: the count,
+ * the page (a narrow inner select of ids walking an index order, then the details of only those rows) and
+ * the page's images.
+ */
+export async function listProducts(
+  db: Knex,
+  q: ProductListQuery,
+  viewer: SessionUser | undefined,
+): Promise<ProductListResponse> {
+  const terms = q.query ? prepareSearch(q.query) : null;
+  if (terms) return withSearchSettings(db, (trx) => listOn(trx, q, terms, viewer));
+  return listOn(db, q, null, viewer);
+}
+
+async function listOn(
+  db: Knex,
+  q: ProductListQuery,
+  terms: SearchTerms | null,
+  viewer: SessionUser | undefined,
+): Promise<ProductListResponse> {
+  const ownView = seesUnapproved(viewer, q.sellerId);
+  const filtered = () => {
+    const qb = db.from('products as p').whereNull('p.deleted_at');
+    if (ownView) qb.where('p.seller_id', q.sellerId!);
+    else {
+      qb.where('p.seller_approved', true);
+      if (q.sellerId !== undefined) qb.where('p.seller_id', q.sellerId);
+    }
+    if (q.category) qb.where('p.category', q.category);
+    if (q.material) qb.where('p.material', q.material);
+    if (q.minPrice !== undefined) qb.where('p.price', '>=', q.minPrice);
+    if (q.maxPrice !== undefined) qb.where('p.price', '<=', q.maxPrice);
+    if (terms?.text) qb.where(productMatch(db, terms));
+    return qb;
+  };
+  const key = JSON.stringify([
+    ownView,
+    q.sellerId,
+    q.category,
+    q.material,
+    q.minPrice,
+    q.maxPrice,
+    terms?.text,
+  ]);
+  const { total, large } = await countProducts(db, filtered, key);
+  const offset = (q.page - 1) * q.limit;
+
+  // Ranking needs every match scored; for a term matching thousands (e.g. 'gold') that is hundreds of ms,
+  // and relevance among thousands of equally matching pieces says little: popularity orders them instead.
+  const byRelevance = terms !== null && !q.sortBy && !large;
+  const order = orderTerms(
+    db,
+    byRelevance ? q : { ...q, sortBy: q.sortBy ?? (terms ? 'popularity' : undefined) },
+    byRelevance ? terms : null,
+  );
+
+  let rows: ProductRow[] = [];
+  if (offset < total) {
+    const ids = applyOrder(filtered().select('p.id'), order).limit(q.limit).offset(offset);
+    rows = (await applyOrder(
+      db
+        .from(ids.as('page'))
+        .join('products as p', 'p.id', 'page.id')
+        .leftJoin('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
+        .select(db.raw(PRODUCT_COLUMNS)),
+      order,
+    )) as ProductRow[];
+  }
+  const images = await loadImages(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    products: rows.map((r) => presentProduct(r, images.get(r.id))),
+    pagination: {
+      currentPage: q.page,
+      limit: q.limit,
+      totalProducts: total,
+      totalPages: Math.ceil(total / q.limit),
+    },
+  };
+}
+
+/** One product for a deep link; the owner and admins also see it while the shop awaits approval. */
+export async function getProduct(db: Knex, id: number, viewer: SessionUser | undefined): Promise<Product> {
+  const row = (await db
+    .from('products as p')
+    .leftJoin('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
+    .where('p.id', id)
+    .whereNull('p.deleted_at')
+    .first(db.raw(PRODUCT_COLUMNS), 'p.seller_approved')) as
+    (ProductRow & { seller_approved: boolean }) | undefined;
+  if (!row || (!row.seller_approved && !seesUnapproved(viewer, row.seller_id))) {
+    throw notFound(CATALOG_MESSAGES.productNotFound, 'product_not_found');
+  }
+  const images = await loadImages(db, [row.id]);
+  return presentProduct(row, images.get(row.id));
+}
+
+// Common terms match thousands of products; suggestions rank a bounded set of candidates, not all of them.
+const SUGGESTION_CANDIDATES = 200;
+
+/** Search-box suggestions: a few ranked products, shops and categories matching prefixes and misspellings. */
+export async function suggest(db: Knex, query: string): Promise<SearchSuggestions> {
+  return withSearchSettings(db, (trx) => suggestOn(trx, prepareSearch(query)));
+}
+
+async function suggestOn(db: Knex, terms: SearchTerms): Promise<SearchSuggestions> {
+  const rank = productRank(db, terms).toSQL();
+  const candidates = db
+    .from('products as p')
+    .whereNull('p.deleted_at')
+    .where('p.seller_approved', true)
+    .where(productMatch(db, terms))
+    .select('p.id')
+    .limit(SUGGESTION_CANDIDATES);
+  const productsQ = db
+    .from('products as p')
+    .whereIn('p.id', candidates)
+    .select(
+      'p.id',
+      'p.name',
+      db.raw('p.price::text as price'),
+      'p.category',
+      db.raw(
+        '(select i.card_url from product_images i where i.product_id = p.id order by i.position limit 1) as image_url',
+      ),
+    )
+    .orderByRaw(`${rank.sql} desc`, rank.bindings as Knex.Value[])
+    .orderBy('p.units_sold', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(SUGGESTION_LIMIT) as Promise<
+    { id: number; name: string; price: string; category: ProductCategory; image_url: string | null }[]
+  >;
+
+  const like = `${escapeLike(terms.text)}%`;
+  const sellersQ = db
+    .from('seller_profiles as sp')
+    .where('sp.is_approved', true)
+    .where((w) =>
+      w
+        .whereILike('sp.shop_name', like)
+        .orWhereILike('sp.shop_name', `% ${like}`)
+        .orWhereRaw('? <% sp.shop_name', [terms.text]),
+    )
+    .select('sp.user_id', 'sp.shop_name', 'sp.url_slug', 'sp.city')
+    .orderByRaw('(sp.shop_name ilike ?) desc', [like])
+    .orderByRaw('word_similarity(?, sp.shop_name) desc', [terms.text])
+    .orderBy('sp.rating_avg', 'desc')
+    .orderBy('sp.user_id')
+    .limit(SUGGESTION_LIMIT) as Promise<
+    { user_id: number; shop_name: string; url_slug: string | null; city: string }[]
+  >;
+
+  // The category list is tiny: match its displayed names (spaces, not underscores) in SQL for pg_trgm.
+  const catText = terms.text.replace(/_/g, ' ');
+  const categoriesQ = db
+    .select('c')
+    .from(db.raw('unnest(?::text[]) as c', [PRODUCT_CATEGORIES.map(displayName)]))
+    .where((w) =>
+      w
+        .whereILike('c', `${escapeLike(catText)}%`)
+        .orWhereILike('c', `% ${escapeLike(catText)}%`)
+        .orWhereRaw('? <% c', [catText]),
+    )
+    .orderByRaw('(c ilike ?) desc', [`${escapeLike(catText)}%`])
+    .orderByRaw('word_similarity(?, c) desc', [catText])
+    .orderBy('c')
+    .limit(SUGGESTION_LIMIT) as Promise<{ c: string }[]>;
+
+  // One connection inside the transaction: the three run one after another.
+  const products = await productsQ;
+  const sellers = await sellersQ;
+  const categories = await categoriesQ;
+  return {
+    products: products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      imageUrl: p.image_url,
+      price: p.price,
+      category: p.category,
+    })),
+    sellers: sellers.map((s) => ({
+      sellerId: s.user_id,
+      shopName: s.shop_name,
+      urlSlug: s.url_slug,
+      city: s.city,
+    })),
+    categories: categories.map((c) => c.c.replace(/ /g, '_') as ProductCategory),
+  };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Approved shops with their seller's name, presence and public product count. */
+function sellerCards(db: Knex): Knex.QueryBuilder {
+  return db
+    .from('seller_profiles as sp')
+    .join('users as u', 'u.id', 'sp.user_id')
+    .leftJoin('seller_presence as pr', 'pr.user_id', 'sp.user_id')
+    .where('sp.is_approved', true)
+    .select(
+      'sp.*',
+      'u.display_name as seller_name',
+      'pr.last_polled_at',
+      db.raw(
+        '(select count(*) from products p where p.seller_id = sp.user_id and p.deleted_at is null) as product_count',
+      ),
+    );
+}
+
+/** The jeweller directory: approved shops filtered by city, state and a search, best rated first. */
+export async function listSellers(db: Knex, q: SellerListQuery, now: Date): Promise<SellerListResponse> {
+  const filters = (qb: Knex.QueryBuilder) => {
+    if (q.city) qb.whereRaw('lower(sp.city) = lower(?)', [q.city]);
+    if (q.state) qb.whereRaw('lower(sp.state) = lower(?)', [q.state]);
+    if (q.searchQuery) {
+      const text = q.searchQuery.toLowerCase();
+      const contains = `%${escapeLike(text)}%`;
+      qb.where((w) =>
+        w
+          .whereILike('sp.shop_name', contains)
+          .orWhereILike('u.display_name', contains)
+          .orWhereILike('sp.city', contains)
+          .orWhereRaw('? <% sp.shop_name', [text])
+          .orWhereRaw('? <% u.display_name', [text])
+          .orWhereRaw('? <% sp.city', [text]),
+      );
+    }
+    return qb;
+  };
+  const offset = (q.page - 1) * q.limit;
+  const rows = (await db
+    .from(filters(sellerCards(db)).as('s'))
+    .select('*')
+    .orderBy([
+      { column: 's.rating_avg', order: 'desc' },
+      { column: 's.product_count', order: 'desc' },
+    ])
+    .orderByRaw('lower(s.shop_name) asc, s.user_id asc')
+    .limit(q.limit)
+    .offset(offset)) as SellerCardRow[];
+  let total: number;
+  if (rows.length > 0 && rows.length < q.limit) total = offset + rows.length;
+  else {
+    const [c] = (await filters(
+      db.from('seller_profiles as sp').join('users as u', 'u.id', 'sp.user_id').where('sp.is_approved', true),
+    ).count({ count: '*' })) as { count: unknown }[];
+    total = toNumber(c?.count);
+  }
+  const totalPages = Math.ceil(total / q.limit);
+  return {
+    sellers: rows.map((r) => presentSellerCard(r, now, CALL_LIMITS.onlineWindowMs)),
+    pagination: { currentPage: q.page, page: q.page, limit: q.limit, totalSellers: total, totalPages },
+  };
+}
+
+/** The landing page's top sellers: approved shops with public products, best rated first. */
+export async function topSellers(db: Knex, limit: number, now: Date): Promise<SellerCard[]> {
+  const rows = (await db
+    .from(sellerCards(db).as('s'))
+    .select('*')
+    .where('s.product_count', '>', 0)
+    .orderBy([
+      { column: 's.rating_avg', order: 'desc' },
+      { column: 's.rating_count', order: 'desc' },
+      { column: 's.product_count', order: 'desc' },
+    ])
+    .orderByRaw('lower(s.shop_name) asc, s.user_id asc')
+    .limit(limit)) as SellerCardRow[];
+  return rows.map((r) => presentSellerCard(r, now, CALL_LIMITS.onlineWindowMs));
+}
+
+/** A public store page by slug (case-insensitive) or by seller id; 404 unless the shop is approved. */
+export async function getStore(
+  db: Knex,
+  by: { slug: string } | { sellerId: number },
+  paging: { page: number; limit: number },
+  now: Date,
+): Promise<StoreResponse> {
+  const q = sellerCards(db);
+  if ('slug' in by) q.whereRaw('lower(sp.url_slug) = lower(?)', [by.slug]);
+  else q.where('sp.user_id', by.sellerId);
+  const row = (await q.first()) as SellerCardRow | undefined;
+  if (!row) throw notFound(CATALOG_MESSAGES.storeNotFound, 'store_not_found');
+  const productsData = await listProducts(
+    db,
+    { ...paging, sellerId: row.user_id, sortBy: 'newest' } as ProductListQuery,
+    undefined,
+  );
+  return { sellerProfile: presentStoreProfile(row, now, CALL_LIMITS.onlineWindowMs), productsData };
+}
+
+/** Real counts for the landing hero. */
+export async function catalogStats(db: Knex): Promise<CatalogStats> {
+  const row = (await db
+    .select(
+      db.raw(
+        "(select count(distinct o.customer_id) from orders o where o.status <> 'cancelled') as happy_customers",
+      ),
+      db.raw('(select count(*) from seller_profiles sp where sp.is_approved) as verified_jewelers'),
+      db.raw(
+        '(select count(*) from products p where p.deleted_at is null and p.seller_approved) as jewelry_pieces',
+      ),
+    )
+    .first()) as { happy_customers: unknown; verified_jewelers: unknown; jewelry_pieces: unknown };
+  return {
+    happyCustomers: toNumber(row.happy_customers),
+    verifiedJewelers: toNumber(row.verified_jewelers),
+    jewelryPieces: toNumber(row.jewelry_pieces),
+  };
+}
