@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../api/contract/constants';
+import { verifyPassword } from '../../api/src/features/accounts/password';
+import { toNumber } from '../../db/connection';
+import { generateBulkData } from '../../db/seeds/bulk';
+import { DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../db/seeds/demo';
+import { startTestApi, type TestApi } from '../support/api';
+
+const GSTIN = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+const toPaise = (v: unknown) => Math.round(toNumber(v) * 100);
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+  expect(await isDatabaseEmpty(api.db.knex)).toBe(true);
+  await seedDemoData(api.db.knex);
+}, 120_000);
+afterAll(async () => api?.close());
+
+describe('demo data', () => {
+  it('has the three demo accounts with their roles and the demo password', async () => {
+    const users = (await api.db
+      .knex('users')
+      .whereIn('email', ['admin@nagai.test', 'seller@nagai.test', 'customer@nagai.test'])
+      .select('email', 'role', 'password_hash')) as { email: string; role: string; password_hash: string }[];
+    const byEmail = Object.fromEntries(users.map((u) => [u.email, u]));
+    expect(byEmail['admin@nagai.test'].role).toBe('admin');
+    expect(byEmail['seller@nagai.test'].role).toBe('seller');
+    expect(byEmail['customer@nagai.test'].role).toBe('customer');
+    for (const u of users) expect(await verifyPassword(u.password_hash, DEMO_PASSWORD)).toBe(true);
+    expect(await isDatabaseEmpty(api.db.knex)).toBe(false);
+  });
+
+  it('has Lakshmi Jewellers approved with its slug and video calls, and a believable set of other shops', async () => {
+    const shops = (await api.db.knex('seller_profiles').select('*')) as Record<string, unknown>[];
+    const lakshmi = shops.find((s) => s.shop_name === 'Lakshmi Jewellers')!;
+    expect(lakshmi).toMatchObject({
+      url_slug: 'lakshmi-jewellers',
+      is_approved: true,
+      video_call_enabled: true,
+    });
+    const approved = shops.filter((s) => s.is_approved === true);
+    expect(approved.length).toBeGreaterThanOrEqual(13);
+    expect(shops.filter((s) => s.is_approved === null)).toHaveLength(2);
+    expect(approved.filter((s) => s.url_slug === null)).toHaveLength(1);
+    expect(approved.filter((s) => s.video_call_enabled === false).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(approved.map((s) => s.city)).size).toBeGreaterThanOrEqual(12);
+    for (const s of shops) {
+      expect(s.gst_number).toMatch(GSTIN);
+      expect(s.pincode).toMatch(/^\d{6}$/);
+      expect(s.phone).toMatch(/^\d{10}$/);
+      expect(s.established_date).toBeTruthy();
+    }
+    const customers = await api.db.knex('users').where({ role: 'customer' }).count('* as n');
+    expect(toNumber(customers[0].n)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('has ~250 products covering all categories and materials with full fields and 3% GST', async () => {
+    const products = (await api.db.knex('products').select('*')) as Record<string, unknown>[];
+    expect(products.length).toBeGreaterThanOrEqual(230);
+    expect(products.length).toBeLessThanOrEqual(300);
+    expect(new Set(products.map((p) => p.category))).toEqual(new Set(PRODUCT_CATEGORIES));
+    expect(new Set(products.map((p) => p.material))).toEqual(new Set(PRODUCT_MATERIALS));
+    for (const p of products) {
+      expect(p.purity).toBeTruthy();
+      expect(toNumber(p.weight_g)).toBeGreaterThan(0);
+      expect(p.sku).toBeTruthy();
+      const price = toPaise(p.price);
+      expect(price).toBeGreaterThan(0);
+      expect(Math.abs(toPaise(p.gst_amount) - price * 0.03)).toBeLessThanOrEqual(1);
+    }
+    const stocks = products.map((p) => Number(p.stock_quantity));
+    expect(stocks.filter((s) => s === 0).length).toBeGreaterThanOrEqual(1);
+    expect(stocks.filter((s) => s > 0 && s <= 5).length).toBeGreaterThanOrEqual(3);
+    const goldChains = products.filter((p) => p.category === 'chains' && p.material === 'gold');
+    for (const c of goldChains) expect(toNumber(c.price)).toBeGreaterThanOrEqual(40_000);
+  });
+
+  it('gives every product an image that is served at its /media URL', async () => {
+    const missing = await api.db
+      .knex('products as p')
+      .leftJoin('product_images as i', 'i.product_id', 'p.id')
+      .whereNull('i.id')
+      .count('* as n');
+    expect(toNumber(missing[0].n)).toBe(0);
+    const urls = (await api.db.knex('product_images').distinct('card_url', 'detail_url')) as {
+      card_url: string;
+      detail_url: string;
+    }[];
+    expect(urls.length).toBeGreaterThanOrEqual(40);
+    for (const u of urls.slice(0, 12)) {
+      for (const url of [u.card_url, u.detail_url]) {
+        const res = await fetch(api.url + url);
+        expect(res.status, url).toBe(200);
+        expect(res.headers.get('content-type')).toBe('image/webp');
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      }
+    }
+  });
+
+  it('has past orders of the demo customer in every status, with totals that add up', async () => {
+    const customer = await api.db.knex('users').where({ email: 'customer@nagai.test' }).first('id');
+    const orders = (await api.db.knex('orders').where({ customer_id: customer.id })) as Record<
+      string,
+      unknown
+    >[];
+    expect(new Set(orders.map((o) => o.status))).toEqual(
+      new Set(['pending', 'confirmed', 'shipped', 'delivered', 'cancelled']),
+    );
+    for (const o of orders) {
+      const items = (await api.db.knex('order_items').where({ order_id: o.id })) as Record<string, unknown>[];
+      expect(items.length).toBeGreaterThan(0);
+      const subtotal = items.reduce((s, i) => s + toPaise(i.price) * Number(i.quantity), 0);
+      const gst = items.reduce((s, i) => s + toPaise(i.gst_amount) * Number(i.quantity), 0);
+      expect(toPaise(o.subtotal)).toBe(subtotal);
+      expect(toPaise(o.gst_total)).toBe(gst);
+      expect(toPaise(o.total_amount)).toBe(subtotal + toPaise(o.shipping_charges));
+    }
+  });
+});
+
+describe('bulk generator', () => {
+  it('adds sellers, products with images, customers and orders whose totals add up', async () => {
+    const before = toNumber((await api.db.knex('products').count('* as n'))[0].n);
+    const summary = await generateBulkData(api.db.knex, {
+      products: 300,
+      sellers: 12,
+      orders: 40,
+      batchSize: 120,
+    });
+    expect(summary).toMatchObject({ products: 300, sellers: 12, orders: 40 });
+    expect(toNumber((await api.db.knex('products').count('* as n'))[0].n)).toBe(before + 300);
+    const bulkSellers = await api.db
+      .knex('seller_profiles as s')
+      .join('users as u', 'u.id', 's.user_id')
+      .where('u.email', 'like', 'bulk-seller-%')
+      .select('s.is_approved', 's.gst_number');
+    expect(bulkSellers).toHaveLength(12);
+    for (const s of bulkSellers) {
+      expect(s.is_approved).toBe(true);
+      expect(s.gst_number).toMatch(GSTIN);
+    }
+    const noImage = await api.db
+      .knex('products as p')
+      .leftJoin('product_images as i', 'i.product_id', 'p.id')
+      .whereNull('i.id')
+      .count('* as n');
+    expect(toNumber(noImage[0].n)).toBe(0);
+    const bad = await api.db.knex.raw(`
+      select o.id from orders o join order_items i on i.order_id = o.id
+      where o.checkout_ref like 'bulk-%'
+      group by o.id, o.subtotal, o.gst_total, o.total_amount
+      having o.subtotal <> sum(i.price * i.quantity) or o.gst_total <> sum(i.gst_amount * i.quantity)
+        or o.total_amount <> o.subtotal`);
+    expect((bad as { rows: unknown[] }).rows).toHaveLength(0);
+    // A second run on the same database does not collide with the first.
+    await generateBulkData(api.db.knex, { products: 5, sellers: 1 });
+  });
+});
