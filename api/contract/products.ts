@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Product } from './catalog';
 import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from './constants';
 
 /** Product mutation messages: the spec's (§5) word for word, plus our own where it leaves them open. */
@@ -209,3 +210,15 @@ export type ProductUpdateInput = z.infer<typeof ProductUpdateSchema>;
 /** POST /_api/products/delete. */
 export const ProductDeleteSchema = strictObject({ id: productId });
 export type ProductDeleteInput = z.infer<typeof ProductDeleteSchema>;
+
+/** POST /_api/products/create (201) and /_api/products/update answer: the product as the catalogue shows it. */
+export interface ProductMutationResponse {
+  success: true;
+  productId: number;
+  product: Product;
+}
+
+/** POST /_api/products/delete answer. */
+export interface ProductDeleteResponse {
+  success: true;
+}

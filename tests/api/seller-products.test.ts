@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductMutationResponse } from '../../api/contract/products';
 import { buildProduct, buildSeller, buildUser, type BuiltSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 
@@ -79,7 +80,7 @@ const product = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-type CreateBody = { success: boolean; productId: number; error?: string; code?: string };
+type CreateBody = ProductMutationResponse & { error?: string; code?: string };
 
 async function sellerClient(overrides: Parameters<typeof buildSeller>[1] = {}) {
   const seller = await buildSeller(api.db.knex, overrides);
@@ -117,6 +118,25 @@ describe('POST /_api/products/create', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, productId: expect.any(Number) });
+    expect(res.body.product).toMatchObject({
+      id: res.body.productId,
+      sellerId: seller.id,
+      name: 'Temple Lakshmi Necklace',
+      price: '125000.50',
+      stockQuantity: 4,
+      width: 120.5,
+      weight: 38.125,
+      gemstoneTotalCount: 12,
+      makingCharges: '8500.00',
+      stoneCharges: '0.00',
+      gstAmount: '3750.02',
+      sizeAvailable: ['16 in', '18 in'],
+      isCustomMade: true,
+      shopName: seller.shopName,
+      urlSlug: seller.urlSlug,
+    });
+    expect(res.body.product.images).toHaveLength(1);
+    expect(res.body.product.imageUrl).toBe(res.body.product.images[0].cardUrl);
     const row = await api.db
       .knex('products')
       .where({ id: res.body.productId })
@@ -327,6 +347,10 @@ describe('POST /_api/products/update', () => {
     });
     expect(reorder.status).toBe(200);
     const after = await imagesOf(id);
+    expect((reorder.body as unknown as CreateBody).product.images.map((i) => i.url)).toEqual(
+      after.map((i) => i.detail_url),
+    );
+    expect((reorder.body as unknown as CreateBody).product.imageUrl).toBe(c.card_url);
     expect(after.map((i) => i.media_key)).toEqual([c.media_key, a.media_key, b.media_key]);
     expect(after[2].source_url).toBe(url);
 
