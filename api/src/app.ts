@@ -20,7 +20,7 @@ import { adminFeature } from './features/admin/routes';
 import { cartFeature } from './features/cart/routes';
 import { checkoutFeature } from './features/checkout/routes';
 import { ordersFeature } from './features/orders/routes';
-import { callsFeature } from './features/calls/routes';
+import { createCallsFeature } from './features/calls/routes';
 import { videoFeature } from './features/video/routes';
 import { pushFeature } from './features/push/routes';
 
@@ -31,6 +31,16 @@ export const LARGE_BODY_LIMIT = '25mb';
 
 /** A feature registers its routes (and optional background jobs) here. */
 export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;
+
+/** Calls announce each new ring through deps.hooks (web push listens), without waiting on listeners. */
+const callsFeature: Feature = (router, ctx) =>
+  createCallsFeature({
+    onIncomingCall: (call, callerName) => {
+      for (const listener of ctx.deps.hooks.incomingCall) {
+        listener({ callId: call.id, sellerId: call.sellerId, callerId: call.callerId, callerName });
+      }
+    },
+  })(router, ctx);
 
 const features: Feature[] = [
   accountsFeature,

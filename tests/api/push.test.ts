@@ -181,3 +181,36 @@ describe('subscriptions and delivery', () => {
     expect(right.body).toEqual({ success: true, removed: 1 });
   });
 });
+
+describe('push on initiate', () => {
+  it('pushes the ring to the seller when a customer initiates a call, without delaying the answer', async () => {
+    const local = await startTestApi({
+      env: { VAPID_PUBLIC_KEY: configuredKeys.publicKey, VAPID_PRIVATE_KEY: configuredKeys.privateKey },
+      pushAgent: pushService.agent,
+    });
+    try {
+      const seller = await buildSeller(local.db.knex, { videoCallEnabled: true, isApproved: true });
+      const customer = await buildUser(local.db.knex, { role: 'customer', displayName: 'Meena Sundaram' });
+      const sc = local.client();
+      const cc = local.client();
+      await login(sc, seller);
+      await login(cc, customer);
+      const sub = pushService.subscriber();
+      await sc.post('/_api/push/subscribe', { endpoint: sub.endpoint, keys: sub.keys });
+      const before = pushService.received.length;
+      const res = await cc.post<{ callId: number }>('/_api/call/initiate', { sellerId: seller.id });
+      expect(res.status).toBe(201);
+      await pushService.waitFor(before + 1);
+      const got = pushService.received.at(-1)!;
+      expect(got.subscriptionId).toBe(sub.id);
+      expect(got.payload).toEqual({
+        type: 'incoming-call',
+        callId: res.body.callId,
+        callerName: 'Meena Sundaram',
+        locale: 'en',
+      });
+    } finally {
+      await local.close();
+    }
+  });
+});
