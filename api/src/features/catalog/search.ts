@@ -10,9 +10,14 @@ export const WORD_SIMILARITY_THRESHOLD = 0.5;
 /** Runs fn in a transaction whose trigram thresholds suit searching; fn must use the trx it is given. */
 export async function withSearchSettings<T>(db: Knex, fn: (trx: Knex) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
-    await trx.raw("select set_config('pg_trgm.word_similarity_threshold', ?, true)", [
-      String(WORD_SIMILARITY_THRESHOLD),
-    ]);
+    // A prefix tsquery gets a fixed selectivity guess, so under a small LIMIT the planner bets on a
+    // sequential scan finding matches early; for a rare or zero-hit word that reads all 100k rows (90 ms
+    // instead of 0.05 ms). Every search predicate has an index (GIN on search_vector and on name), so
+    // sequential scans are switched off for this transaction only.
+    await trx.raw(
+      "select set_config('pg_trgm.word_similarity_threshold', ?, true), set_config('enable_seqscan', 'off', true)",
+      [String(WORD_SIMILARITY_THRESHOLD)],
+    );
     return fn(trx);
   });
 }
@@ -23,6 +28,8 @@ export interface SearchTerms {
   text: string;
   /** A to_tsquery('english', …) expression: every word, the last one as a prefix; null when no word is left. */
   tsquery: string | null;
+  /** Whether names are also matched by trigram similarity (see FTS_ENOUGH in the service). */
+  fuzzy: boolean;
 }
 
 // to_tsquery syntax characters (& | ! : * ( ) ' \ <->) must never reach it from user text: keep letters and digits.
@@ -35,7 +42,7 @@ export function prepareSearch(raw: string): SearchTerms {
   const tsquery = words.length
     ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ')
     : null;
-  return { text, tsquery };
+  return { text, tsquery, fuzzy: true };
 }
 
 /**
@@ -44,6 +51,9 @@ export function prepareSearch(raw: string): SearchTerms {
  * `<%` is word_similarity above pg_trgm.word_similarity_threshold (see WORD_SIMILARITY_THRESHOLD) and is served by the name's GIN index.
  */
 export function productMatch(knex: Knex, terms: SearchTerms, alias = 'p'): Knex.Raw {
+  if (terms.tsquery && !terms.fuzzy) {
+    return knex.raw(`${alias}.search_vector @@ to_tsquery('english', ?)`, [terms.tsquery]);
+  }
   if (terms.tsquery) {
     return knex.raw(`(${alias}.search_vector @@ to_tsquery('english', ?) or ? <% ${alias}.name)`, [
       terms.tsquery,

@@ -161,11 +161,12 @@ export async function listProducts(
 async function listOn(
   db: Knex,
   q: ProductListQuery,
-  terms: SearchTerms | null,
+  searchTerms: SearchTerms | null,
   viewer: SessionUser | undefined,
 ): Promise<ProductListResponse> {
   const ownView = seesUnapproved(viewer, q.sellerId);
-  const filtered = () => {
+  let terms = searchTerms;
+  const unsearched = () => {
     const qb = db.from('products as p').whereNull('p.deleted_at');
     if (ownView) qb.where('p.seller_id', q.sellerId!);
     else {
@@ -176,6 +177,11 @@ async function listOn(
     if (q.material) qb.where('p.material', q.material);
     if (q.minPrice !== undefined) qb.where('p.price', '>=', q.minPrice);
     if (q.maxPrice !== undefined) qb.where('p.price', '<=', q.maxPrice);
+    return qb;
+  };
+  if (terms) terms = await decideFuzzy(db, unsearched, terms);
+  const filtered = () => {
+    const qb = unsearched();
     if (terms?.text) qb.where(productMatch(db, terms));
     return qb;
   };
@@ -227,6 +233,30 @@ async function listOn(
   };
 }
 
+// Trigram matching is for words full-text cannot find (misspellings, fragments). A correctly spelled common
+// word ('gold') matches thousands by full-text; adding trigram candidates then only costs a recheck of every
+// row sharing a trigram ('old', 'ld ') for nothing. So names are matched by similarity only when full-text
+// alone finds fewer than this many.
+const FTS_ENOUGH = 10;
+
+async function decideFuzzy(
+  db: Knex,
+  base: () => Knex.QueryBuilder,
+  terms: SearchTerms,
+): Promise<SearchTerms> {
+  if (!terms.tsquery) return { ...terms, fuzzy: true };
+  const [c] = (await db
+    .from(
+      base()
+        .whereRaw("p.search_vector @@ to_tsquery('english', ?)", [terms.tsquery])
+        .select(db.raw('1'))
+        .limit(FTS_ENOUGH)
+        .as('f'),
+    )
+    .count({ count: '*' })) as { count: unknown }[];
+  return { ...terms, fuzzy: toNumber(c?.count) < FTS_ENOUGH };
+}
+
 /** One product for a deep link; the owner and admins also see it while the shop awaits approval. */
 export async function getProduct(db: Knex, id: number, viewer: SessionUser | undefined): Promise<Product> {
   const row = (await db
@@ -251,12 +281,12 @@ export async function suggest(db: Knex, query: string): Promise<SearchSuggestion
   return withSearchSettings(db, (trx) => suggestOn(trx, prepareSearch(query)));
 }
 
-async function suggestOn(db: Knex, terms: SearchTerms): Promise<SearchSuggestions> {
+async function suggestOn(db: Knex, searchTerms: SearchTerms): Promise<SearchSuggestions> {
+  const publicProducts = () =>
+    db.from('products as p').whereNull('p.deleted_at').where('p.seller_approved', true);
+  const terms = await decideFuzzy(db, publicProducts, searchTerms);
   const rank = productRank(db, terms).toSQL();
-  const candidates = db
-    .from('products as p')
-    .whereNull('p.deleted_at')
-    .where('p.seller_approved', true)
+  const candidates = publicProducts()
     .where(productMatch(db, terms))
     .select('p.id')
     .limit(SUGGESTION_CANDIDATES);
