@@ -133,20 +133,27 @@ describe('POST /_api/admin/seller/approve', () => {
     expect(row.is_approved).toBe(false);
   });
 
-  it('disapproval hides the shop and its products from the public at once', async () => {
-    const seller = await buildSeller(api.db.knex, { isApproved: true });
-    await buildProduct(api.db.knex, seller.id);
-    const visible = () =>
-      api.db
-        .knex('products as p')
-        .join('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
-        .where({ 'p.seller_id': seller.id, 'sp.is_approved': true })
-        .whereNull('p.deleted_at')
-        .count<{ count: number | string }[]>('* as count')
-        .then((r) => Number(r[0].count));
-    expect(await visible()).toBe(1);
+  it('approval shows and disapproval hides the shop and its products on the public site at once', async () => {
+    const seller = await buildSeller(api.db.knex, { isApproved: null, shopName: 'Zebu Zircon Works' });
+    const p = await buildProduct(api.db.knex, seller.id, { name: 'Zebu zircon anklet' });
+    const visitor = api.client();
+    const publicView = async () => {
+      const list = await visitor.get<{ products: { id: number }[] }>(
+        '/_api/products/list?query=zebu&limit=50',
+      );
+      const detail = await visitor.get(`/_api/products/get?id=${p.id}`);
+      const store = await visitor.get(`/_api/seller/store?slug=${seller.urlSlug}`);
+      return {
+        listed: list.body.products.some((x) => x.id === p.id),
+        detail: detail.status,
+        store: store.status,
+      };
+    };
+    expect(await publicView()).toEqual({ listed: false, detail: 404, store: 404 });
+    await approve(seller.id, true);
+    expect(await publicView()).toEqual({ listed: true, detail: 200, store: 200 });
     await approve(seller.id, false);
-    expect(await visible()).toBe(0);
+    expect(await publicView()).toEqual({ listed: false, detail: 404, store: 404 });
   });
 
   it('answers 404 when the user has no shop profile', async () => {
