@@ -103,6 +103,12 @@ function isConflictError(err: unknown): boolean {
   );
 }
 
+/** 409 with the spec's stock text; the product is named in issues so the UI can point at the line. */
+const insufficientStockError = (productId: number, name: string, available: number) =>
+  new AppError(409, 'insufficient_stock', insufficientStockMessage(available), [
+    { path: `product.${productId}`, message: name },
+  ]);
+
 interface LockedLine {
   id: number;
   product_id: number;
@@ -137,13 +143,21 @@ async function placeOrders(
   const productIds = lines.map((l) => l.product_id);
   const state = (
     (await trx.raw(
-      `select p.id, p.name, p.deleted_at is null and coalesce(sp.is_approved, false) as buyable,
+      `select p.id, p.name, p.stock_quantity, p.deleted_at is null and coalesce(sp.is_approved, false) as buyable,
               (select pi.card_url from product_images pi where pi.product_id = p.id
                 order by pi.position limit 1) as image_url
          from products p left join seller_profiles sp on sp.user_id = p.seller_id
         where p.id = any(?::int[])`,
       [productIds],
-    )) as { rows: { id: number; name: string; buyable: boolean; image_url: string | null }[] }
+    )) as {
+      rows: {
+        id: number;
+        name: string;
+        stock_quantity: number | null;
+        buyable: boolean;
+        image_url: string | null;
+      }[];
+    }
   ).rows;
   const byId = new Map(state.map((p) => [p.id, p]));
   for (const line of lines) {
@@ -153,6 +167,11 @@ async function placeOrders(
         CHECKOUT_MESSAGES.productUnavailable.replace('{name}', p?.name ?? `#${line.product_id}`),
         'product_unavailable',
       );
+    }
+    // A sold-out product fails here without queueing behind the row locks of the checkouts that bought it;
+    // the conditional update below stays the real guard.
+    if (p.stock_quantity !== null && p.stock_quantity < line.quantity) {
+      throw insufficientStockError(line.product_id, p.name, p.stock_quantity);
     }
   }
 
@@ -182,9 +201,7 @@ async function placeOrders(
           'product_unavailable',
         );
       }
-      throw new AppError(409, 'insufficient_stock', insufficientStockMessage(now.stock_quantity ?? 0), [
-        { path: `product.${line.product_id}`, message: now.name },
-      ]);
+      throw insufficientStockError(line.product_id, now.name, now.stock_quantity ?? 0);
     }
     sold.set(row.id, row);
   }
