@@ -1,0 +1,86 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoginSchema, type User } from '../../../../../api/contract/accounts';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { PasswordInput } from '../../../components/ui/password-input';
+import { useLoginMutation } from '../api';
+import { loginErrorText } from '../utils/auth-errors';
+import { zodFieldErrors, type FieldErrors } from '../utils/form-errors';
+import { FormAlert, focusFirstInvalid } from './form-alert';
+
+type LoginField = 'email' | 'password';
+
+/** Email and password sign-in, validated with the contract's LoginSchema. */
+export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
+  const { t } = useTranslation();
+  const login = useLoginMutation();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [showPassword, setShowPassword] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+
+  const set = (field: LoginField, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setFormError(null);
+    const parsed = LoginSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors<LoginField>(parsed.error));
+      focusFirstInvalid(form);
+      return;
+    }
+    login.mutate(parsed.data, {
+      onSuccess: ({ user }) => {
+        setDone(true);
+        onSuccess(user);
+      },
+      onError: (err) => setFormError(loginErrorText(err)),
+    });
+  }
+
+  const busy = login.isPending || done;
+  return (
+    <form noValidate onSubmit={onSubmit} className="space-y-4">
+      <FormAlert message={formError} />
+      <Field label={t('auth.fields.email')} error={errors.email}>
+        {(control) => (
+          <Input
+            {...control}
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            value={values.email}
+            onChange={(e) => set('email', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={t('auth.fields.password')} error={errors.password}>
+        {(control) => (
+          <PasswordInput
+            {...control}
+            name="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => set('password', e.target.value)}
+            visible={showPassword}
+            onVisibleChange={setShowPassword}
+            showLabel={t('common.showPassword')}
+            hideLabel={t('common.hidePassword')}
+          />
+        )}
+      </Field>
+      <Button type="submit" className="w-full" loading={busy}>
+        {busy ? t('auth.login.submitting') : t('auth.login.submit')}
+      </Button>
+    </form>
+  );
+}

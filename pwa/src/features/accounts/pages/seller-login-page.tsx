@@ -1,0 +1,87 @@
+import { Link2, Package, UserCog, Video } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { AuthTabs } from '../components/auth-tabs';
+import { LoginForm } from '../components/login-form';
+import { RegisterForm } from '../components/register-form';
+import { safeRedirect } from '../utils/redirects';
+import { useRedirectAfterAuth } from '../utils/use-redirect-after-auth';
+
+const FEATURES: { key: string; icon: ReactNode }[] = [
+  { key: 'video', icon: <Video className="h-5 w-5" /> },
+  { key: 'products', icon: <Package className="h-5 w-5" /> },
+  { key: 'store', icon: <Link2 className="h-5 w-5" /> },
+  { key: 'profile', icon: <UserCog className="h-5 w-5" /> },
+];
+
+/**
+ * /seller/login (English only): the seller pitch beside Log In (→ /seller/dashboard) and Create Account,
+ * which makes a seller account and goes on to /seller/profile/setup.
+ */
+export default function SellerLoginPage() {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const target = safeRedirect(searchParams.get('redirect')) ?? '/seller/dashboard';
+  const redirectAfterAuth = useRedirectAfterAuth();
+  useDocumentTitle(t('auth.seller.title'));
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-10 md:grid-cols-2 md:items-start md:gap-12 md:py-16">
+      <section aria-labelledby="seller-pitch" className="space-y-6">
+        <div className="space-y-3">
+          <p className="text-sm font-semibold tracking-wide text-gold-600 uppercase">
+            {t('auth.seller.eyebrow')}
+          </p>
+          <h1 id="seller-pitch" className="text-3xl font-bold text-brand-800 sm:text-4xl">
+            {t('auth.seller.title')}
+          </h1>
+          <p className="text-lg text-muted">{t('auth.seller.subtitle')}</p>
+        </div>
+        <ul className="grid gap-4 sm:grid-cols-2">
+          {FEATURES.map(({ key, icon }) => (
+            <li key={key} className="flex gap-3 rounded-lg border border-stone-200 bg-white p-4">
+              <span aria-hidden="true" className="h-fit rounded-md bg-brand-50 p-2 text-brand-700">
+                {icon}
+              </span>
+              <div>
+                <h2 className="font-semibold text-ink">{t(`auth.seller.features.${key}.title`)}</h2>
+                <p className="text-sm text-muted">{t(`auth.seller.features.${key}.description`)}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <dl className="grid grid-cols-2 gap-4">
+          <div className="rounded-lg bg-gold-100 p-4">
+            <dt className="text-sm text-muted">{t('auth.seller.stats.jewelersLabel')}</dt>
+            <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.jewelers')}</dd>
+          </div>
+          <div className="rounded-lg bg-gold-100 p-4">
+            <dt className="text-sm text-muted">{t('auth.seller.stats.buyersLabel')}</dt>
+            <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.buyers')}</dd>
+          </div>
+        </dl>
+        <figure className="rounded-lg border-l-4 border-gold-400 bg-white p-4">
+          <blockquote className="text-ink italic">“{t('auth.seller.testimonial.quote')}”</blockquote>
+          <figcaption className="mt-2 text-sm text-muted">{t('auth.seller.testimonial.author')}</figcaption>
+        </figure>
+      </section>
+      <Card>
+        <CardHeader>
+          <h2 className="text-xl font-semibold text-ink">{t('auth.seller.formTitle')}</h2>
+          <CardDescription>{t('auth.seller.formSubtitle')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AuthTabs
+            login={<LoginForm onSuccess={() => redirectAfterAuth(target)} />}
+            register={
+              <RegisterForm variant="seller" onSuccess={() => redirectAfterAuth('/seller/profile/setup')} />
+            }
+          />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

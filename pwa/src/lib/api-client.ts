@@ -1,0 +1,94 @@
+/** Fallback text when a failed response carries no readable `error` (spec §7). */
+export const REQUEST_FAILED = 'Request failed';
+
+/** A failed API call: `message` is the body's `error` (what a person should read), else 'Request failed'. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status; 0 when the network failed before a response. */
+    readonly status: number,
+    /** The server's stable error code, when it sent one. */
+    readonly code?: string,
+    /** Field issues of a 400 validation failure: `{ path, message }`. */
+    readonly issues?: { path: (string | number)[]; message: string }[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+function withQuery(path: string, params?: Record<string, QueryValue>): string {
+  if (!params) return path;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function request<T>(path: string, init: RequestInit & { signal?: AbortSignal }): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      credentials: 'same-origin',
+      ...init,
+      headers: {
+        Accept: 'application/json',
+        ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+        ...init.headers,
+      },
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(REQUEST_FAILED, 0, 'network_error');
+  }
+  const text = await res.text();
+  let body: unknown = undefined;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (!res.ok) {
+    const b = (body ?? {}) as { error?: unknown; code?: unknown; issues?: unknown };
+    const message = typeof b.error === 'string' && b.error.trim() ? b.error : REQUEST_FAILED;
+    throw new ApiError(
+      message,
+      res.status,
+      typeof b.code === 'string' ? b.code : undefined,
+      Array.isArray(b.issues) ? (b.issues as ApiError['issues']) : undefined,
+    );
+  }
+  return body as T;
+}
+
+/** The one way the PWA talks to `/_api`: JSON in and out, same-origin credentials, errors as ApiError. */
+export const api = {
+  get<T>(path: string, params?: Record<string, QueryValue>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+    return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal });
+  },
+  post<T>(
+    path: string,
+    body: unknown = {},
+    opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
+  ): Promise<T> {
+    return request<T>(path, {
+      method: 'POST',
+      body: JSON.stringify(body ?? {}),
+      signal: opts.signal,
+      headers: opts.headers,
+    });
+  },
+};
+
+/** The readable message of any thrown value. */
+export function errorMessage(err: unknown, fallback = REQUEST_FAILED): string {
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_MESSAGES } from '../../api/contract/accounts';
+import en from '../../locales/en.json';
+import ta from '../../locales/ta.json';
+import { applyLanguage, i18n, initI18n, isEnglishOnlyPath, translateMessage } from '../../pwa/src/lib/i18n';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const enKeys = flatten(en as Tree);
+const taKeys = flatten(ta as Tree);
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('locale files', () => {
+  it('en and ta hold exactly the same keys', () => {
+    expect([...taKeys.keys()].sort()).toEqual([...enKeys.keys()].sort());
+  });
+
+  it('has no empty strings, and every value is a string leaf', () => {
+    for (const [key, value] of [...enKeys, ...taKeys]) {
+      expect(typeof value, key).toBe('string');
+      expect(value.trim(), key).not.toBe('');
+    }
+  });
+
+  it('uses the same {placeholders} in both languages', () => {
+    for (const [key, value] of enKeys)
+      expect(placeholders(taKeys.get(key) ?? ''), key).toEqual(placeholders(value));
+  });
+
+  it('keeps every accounts message of the contract, English word for word, under messages.accounts', () => {
+    for (const [id, text] of Object.entries(ACCOUNT_MESSAGES)) {
+      expect(enKeys.get(`messages.accounts.${id}`), id).toBe(text);
+      expect(taKeys.get(`messages.accounts.${id}`), id).toBeTruthy();
+    }
+    const extra = [...enKeys.keys()].filter(
+      (k) =>
+        k.startsWith('messages.accounts.') && !(k.slice('messages.accounts.'.length) in ACCOUNT_MESSAGES),
+    );
+    expect(extra).toEqual([]);
+  });
+
+  it('writes Tamil in Tamil script (not English copied over)', () => {
+    const same = [...taKeys].filter(([key, value]) => value === enKeys.get(key) && /[a-z]{3}/i.test(value));
+    // Language names and figures are allowed to match.
+    expect(same.map(([k]) => k)).toEqual(['header.languages.en']);
+  });
+});
+
+describe('i18n runtime', () => {
+  beforeAll(async () => {
+    await initI18n('en');
+  });
+
+  it('shows the key itself for a missing key, and English for a missing Tamil string', async () => {
+    await applyLanguage('ta');
+    expect(i18n.t('no.such.key')).toBe('no.such.key');
+    i18n.addResource('en', 'translation', 'test.onlyEnglish', 'Only in English');
+    expect(i18n.t('test.onlyEnglish')).toBe('Only in English');
+    expect(i18n.t('auth.tabs.login')).toBe('உள்நுழை');
+    await applyLanguage('en');
+  });
+
+  it('interpolates single-brace placeholders as the spec writes them', () => {
+    expect(i18n.t('auth.accessDenied.message', { role: 'customer' })).toBe(
+      'Access denied. Your role (customer) lacks required permissions.',
+    );
+  });
+
+  it('translates server messages it knows, including ones with values, and leaves others alone', async () => {
+    await applyLanguage('ta');
+    expect(translateMessage('Invalid email or password.')).toBe(ta.messages.accounts.invalidCredentials);
+    expect(translateMessage('Too many failed login attempts. Please wait 5 minute(s) and try again.')).toBe(
+      ta.messages.accounts.tooManyLoginAttempts.replace('{minutes}', '5'),
+    );
+    expect(translateMessage('Something the server said')).toBe('Something the server said');
+    await applyLanguage('en');
+    expect(translateMessage('Invalid email or password.')).toBe('Invalid email or password.');
+  });
+
+  it('forces English on /seller and /admin paths only', () => {
+    for (const p of ['/seller', '/seller/login', '/seller/dashboard', '/admin', '/admin/login'])
+      expect(isEnglishOnlyPath(p), p).toBe(true);
+    for (const p of ['/', '/sellers', '/customer/login', '/marketplace', '/administrator-jewels'])
+      expect(isEnglishOnlyPath(p), p).toBe(false);
+  });
+});
