@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_catalog_indexes';
+import * as m0003 from './migrations/0003_call_heartbeats';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_catalog_indexes': m0002,
+  '0003_call_heartbeats': m0003,
 };
 
 const source: Knex.MigrationSource<string> = {

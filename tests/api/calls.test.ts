@@ -545,8 +545,13 @@ describe('ring timeout (the real 30 s default, on the test clock)', () => {
   it('does not expire an answered call', async () => {
     const p = await callParties(api);
     const callId = await activeCall(p);
-    api.clock.advance(120_000);
-    await sweepCalls(api.handle.deps);
+    // Both sides keep polling (as open call screens do), so only the ring timeout could end it — and must not.
+    for (let i = 0; i < 4; i++) {
+      api.clock.advance(30_000);
+      await p.asCustomer.get(`/_api/call/status?callId=${callId}`);
+      await p.asSeller.get(`/_api/call/status?callId=${callId}`);
+      await sweepCalls(api.handle.deps);
+    }
     expect((await callRow(callId)).status).toBe('active');
   });
 });

@@ -77,14 +77,61 @@ export async function expireUnansweredCalls(
   });
 }
 
-/** The periodic sweep: expire unanswered calls and drop signalling of calls that are over. */
-export async function sweepCalls(deps: CallsDeps): Promise<{ expired: number; signalsDeleted: number }> {
+/** An active call nobody has polled for this long (both sides) is over: both browsers are gone. */
+export const ABANDONED_BOTH_MS = 60_000;
+/** One side silent this long ends the call too (status is polled every 2 s while a call is open). */
+export const ABANDONED_ONE_MS = 120_000;
+
+/**
+ * Ends active calls whose participants stopped polling (tabs closed without the unload beacon, a phone
+ * that lost power). Without it such a call would keep the seller busy and the customer unable to call.
+ */
+export async function endAbandonedCalls(
+  db: Knex,
+  now: Date,
+  scope: { sellerId?: number; callerId?: number } = {},
+): Promise<number> {
+  const both = new Date(now.getTime() - ABANDONED_BOTH_MS);
+  const one = new Date(now.getTime() - ABANDONED_ONE_MS);
+  const q = db('calls')
+    .where('status', 'active')
+    .where((w) =>
+      w
+        .whereRaw(
+          'greatest(coalesce(caller_seen_at, answered_at), coalesce(seller_seen_at, answered_at)) < ?',
+          [both],
+        )
+        .orWhereRaw(
+          'least(coalesce(caller_seen_at, answered_at), coalesce(seller_seen_at, answered_at)) < ?',
+          [one],
+        ),
+    );
+  if (scope.sellerId !== undefined) q.where('seller_id', scope.sellerId);
+  if (scope.callerId !== undefined) q.where('caller_id', scope.callerId);
+  return q.update({ status: 'ended', ended_at: now, end_reason: 'abandoned' });
+}
+
+/** Records that a participant is still on an active call (their status or signal poll). */
+async function touchActiveCall(db: Knex, callId: number, userId: number, now: Date): Promise<void> {
+  await db('calls')
+    .where({ id: callId, status: 'active' })
+    .update({
+      caller_seen_at: db.raw('case when caller_id = ? then ? else caller_seen_at end', [userId, now]),
+      seller_seen_at: db.raw('case when seller_id = ? then ? else seller_seen_at end', [userId, now]),
+    });
+}
+
+/** The periodic sweep: expire unanswered calls, end abandoned ones, drop signalling of calls that are over. */
+export async function sweepCalls(
+  deps: CallsDeps,
+): Promise<{ expired: number; abandoned: number; signalsDeleted: number }> {
   const expired = await expireUnansweredCalls(deps.db, deps.clock.now(), deps.config.callRingTimeoutMs);
+  const abandoned = await endAbandonedCalls(deps.db, deps.clock.now());
   const signalsDeleted = await deps
     .db('call_signals')
     .whereIn('call_id', deps.db('calls').select('id').whereIn('status', TERMINAL_CALL_STATUSES))
     .delete();
-  return { expired, signalsDeleted };
+  return { expired, abandoned, signalsDeleted };
 }
 
 const withNames = (db: Knex) =>
@@ -127,6 +174,9 @@ export async function initiateCall(
     now,
   );
   if (!rate.allowed) throw tooManyRequests(MSG.tooManyCalls, rate.retryAfterMs / 1000);
+  // A call left behind by vanished browsers must not block this one (as the caller's or as a busy seller).
+  await endAbandonedCalls(db, now, { callerId: caller.id });
+  await endAbandonedCalls(db, now, { sellerId });
 
   const seller = (await db('users as u')
     .join('seller_profiles as sp', 'sp.user_id', 'u.id')
@@ -268,6 +318,7 @@ export async function getCallStatus(
   const { db } = deps;
   await participantCall(db, callId, user.id);
   await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
+  await touchActiveCall(db, callId, user.id, deps.clock.now());
   const row = (await withNames(db).where('c.id', callId).first()) as CallWithNamesRow;
   return presentCallStatus(row, user.id);
 }
@@ -318,6 +369,7 @@ export async function listSignals(
   const { db } = deps;
   await participantCall(db, callId, user.id);
   await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
+  await touchActiveCall(db, callId, user.id, deps.clock.now());
   const call = (await db('calls').where('id', callId).first('status')) as Pick<CallRow, 'status'>;
   const rows = (await db('call_signals')
     .where({ call_id: callId, to_user_id: user.id })
