@@ -3,6 +3,8 @@ import { useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
 import { createQueryClient } from '../lib/query-client';
+import { EXTENSIONS } from './extension-registry';
+import { ExtensionsContext } from './extensions';
 import { HeaderSlotsProvider } from './header-slots';
 
 /**
@@ -14,7 +16,9 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={client}>
-        <HeaderSlotsProvider>{children}</HeaderSlotsProvider>
+        <ExtensionsContext.Provider value={EXTENSIONS}>
+          <HeaderSlotsProvider>{children}</HeaderSlotsProvider>
+        </ExtensionsContext.Provider>
       </QueryClientProvider>
     </I18nextProvider>
   );

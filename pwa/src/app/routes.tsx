@@ -1,5 +1,12 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RouteAccess } from './guards/route-guard';
+import { adminRoutes } from '../features/admin/routes';
+import { callsRoutes } from '../features/calls/routes';
+import { catalogRoutes, storefrontRoutes } from '../features/catalog/routes';
+import { checkoutRoutes } from '../features/checkout/routes';
+import { homeRoutes } from '../features/home/routes';
+import { ordersRoutes } from '../features/orders/routes';
+import { sellerRoutes } from '../features/sellers/routes';
 
 /** One page of the app: a path, who may open it, and its lazily loaded component (its own chunk). */
 export interface AppRoute {
@@ -10,7 +17,8 @@ export interface AppRoute {
 
 /**
  * The one routes table. To add a page: build it under src/features/<area>/pages/<name>-page.tsx with a
- * default export, then add one line here. A route is added only when its page is real (no placeholders).
+ * default export, then add one entry to src/features/<area>/routes.ts (each area keeps its own list, so
+ * areas never edit the same file). A route is added only when its page is real (no placeholders).
  * Unknown paths fall through to the Not Found page; `/{sellerSlug}` storefronts should be the last entry.
  */
 export const ROUTES: readonly AppRoute[] = [
@@ -30,6 +38,15 @@ export const ROUTES: readonly AppRoute[] = [
     access: 'guest',
     Page: lazy(() => import('../features/accounts/pages/admin-login-page')),
   },
+  ...homeRoutes,
+  ...catalogRoutes,
+  ...checkoutRoutes,
+  ...ordersRoutes,
+  ...sellerRoutes,
+  ...adminRoutes,
+  ...callsRoutes,
+  // Last: `/{sellerSlug}` matches any single path segment.
+  ...storefrontRoutes,
 ];
 
 export const NotFoundPage = lazy(() => import('./pages/not-found-page'));

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { GlobalFeatures } from '../global-features';
 import { PageSpinner } from '../../components/ui/spinner';
 import { useHashScroll } from './hash-scroll';
 import { Header } from './header';
@@ -46,6 +47,7 @@ export function RootLayout() {
           <Toaster position="top-center" closeButton />
         </Suspense>
       )}
+      <GlobalFeatures />
       <ScrollRestoration getKey={(location) => location.pathname} />
     </div>
   );
