@@ -315,6 +315,21 @@ describe('phones (360 px)', () => {
     await context.close();
   });
 
+  it('every login page fits a 360 px screen without sideways scrolling', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    for (const p of ['/login', '/seller/login', '/admin/login', '/customer/login?tab=register']) {
+      await page.goto(p);
+      await page
+        .getByRole('button', { name: /Log In|Create Account/ })
+        .first()
+        .waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), p).toBeLessThanOrEqual(360);
+    }
+    await expectAccessible(page, '/customer/login?tab=register at 360 px');
+    await context.close();
+  });
+
   it('shows Not Found with a link home for unknown paths', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();
