@@ -9,4 +9,5 @@ export const EXTENSIONS: Extensions = {
   productCardActions: [],
   storefrontActions: [],
   globals: [],
+  sellerVideoSettings: [],
 };

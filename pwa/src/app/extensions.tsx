@@ -15,6 +15,8 @@ export interface Extensions {
   storefrontActions: ComponentType<{ store: StoreProfile }>[];
   /** Rendered once on every page inside the router (e.g. the cart panel, the call layer). */
   globals: ComponentType[];
+  /** Rendered inside the seller profile's #video-settings section (e.g. the push ringing opt-in). */
+  sellerVideoSettings: ComponentType[];
 }
 
 export const EMPTY_EXTENSIONS: Extensions = {
@@ -22,6 +24,7 @@ export const EMPTY_EXTENSIONS: Extensions = {
   productCardActions: [],
   storefrontActions: [],
   globals: [],
+  sellerVideoSettings: [],
 };
 
 export const ExtensionsContext = createContext<Extensions>(EMPTY_EXTENSIONS);
