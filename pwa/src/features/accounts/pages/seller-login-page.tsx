@@ -29,17 +29,30 @@ export default function SellerLoginPage() {
   useDocumentTitle(t('auth.seller.title'));
 
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-10 md:grid-cols-2 md:items-start md:gap-12 md:py-16">
-      <section aria-labelledby="seller-pitch" className="space-y-6">
-        <div className="space-y-3">
-          <p className="text-sm font-semibold tracking-wide text-gold-600 uppercase">
-            {t('auth.seller.eyebrow')}
-          </p>
-          <h1 id="seller-pitch" className="text-3xl font-bold text-brand-800 sm:text-4xl">
-            {t('auth.seller.title')}
-          </h1>
-          <p className="text-lg text-muted">{t('auth.seller.subtitle')}</p>
-        </div>
+    // Phones read the intro, then the form, then the rest of the pitch; desktops show the form beside it all.
+    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-10 md:grid-cols-2 md:items-start md:gap-x-12 md:py-16">
+      <div className="space-y-3 md:col-start-1">
+        <p className="text-sm font-semibold tracking-wide text-gold-600 uppercase">
+          {t('auth.seller.eyebrow')}
+        </p>
+        <h1 className="text-3xl font-bold text-brand-800 sm:text-4xl">{t('auth.seller.title')}</h1>
+        <p className="text-lg text-muted">{t('auth.seller.subtitle')}</p>
+      </div>
+      <Card className="md:col-start-2 md:row-span-2 md:row-start-1">
+        <CardHeader>
+          <h2 className="text-xl font-semibold text-ink">{t('auth.seller.formTitle')}</h2>
+          <CardDescription>{t('auth.seller.formSubtitle')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AuthTabs
+            login={<LoginForm onSuccess={() => redirectAfterAuth(target)} />}
+            register={
+              <RegisterForm variant="seller" onSuccess={() => redirectAfterAuth('/seller/profile/setup')} />
+            }
+          />
+        </CardContent>
+      </Card>
+      <section aria-label={t('auth.seller.whySell')} className="space-y-6 md:col-start-1">
         <ul className="grid gap-4 sm:grid-cols-2">
           {FEATURES.map(({ key, icon }) => (
             <li key={key} className="flex gap-3 rounded-lg border border-stone-200 bg-white p-4">
@@ -54,11 +67,11 @@ export default function SellerLoginPage() {
           ))}
         </ul>
         <dl className="grid grid-cols-2 gap-4">
-          <div className="rounded-lg bg-gold-100 p-4">
+          <div className="flex flex-col-reverse rounded-lg bg-gold-100 p-4">
             <dt className="text-sm text-muted">{t('auth.seller.stats.jewelersLabel')}</dt>
             <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.jewelers')}</dd>
           </div>
-          <div className="rounded-lg bg-gold-100 p-4">
+          <div className="flex flex-col-reverse rounded-lg bg-gold-100 p-4">
             <dt className="text-sm text-muted">{t('auth.seller.stats.buyersLabel')}</dt>
             <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.buyers')}</dd>
           </div>
@@ -68,20 +81,6 @@ export default function SellerLoginPage() {
           <figcaption className="mt-2 text-sm text-muted">{t('auth.seller.testimonial.author')}</figcaption>
         </figure>
       </section>
-      <Card>
-        <CardHeader>
-          <h2 className="text-xl font-semibold text-ink">{t('auth.seller.formTitle')}</h2>
-          <CardDescription>{t('auth.seller.formSubtitle')}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <AuthTabs
-            login={<LoginForm onSuccess={() => redirectAfterAuth(target)} />}
-            register={
-              <RegisterForm variant="seller" onSuccess={() => redirectAfterAuth('/seller/profile/setup')} />
-            }
-          />
-        </CardContent>
-      </Card>
     </div>
   );
 }
