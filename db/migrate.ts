@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_catalog_indexes';
 import * as m0003 from './migrations/0003_call_heartbeats';
+import * as m0004 from './migrations/0004_products_seller_index';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_catalog_indexes': m0002,
   '0003_call_heartbeats': m0003,
+  '0004_products_seller_index': m0004,
 };
 
 const source: Knex.MigrationSource<string> = {
