@@ -1,9 +1,18 @@
 import { ACCOUNT_MESSAGES } from '../../../../../api/contract/accounts';
+import { REQUEST_FAILED } from '../../../lib/api-client';
 import { i18n, translateMessage } from '../../../lib/i18n';
 
-/** A failed login: the server's message (translated when known), else 'Login failed' (spec §8). */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message.trim() : '';
+}
+
+/**
+ * A failed login: the server's message (translated when known), else 'Login failed' (spec §8). When no
+ * answer came at all (network down, server error without a message) the reader is told to try again.
+ */
 export function loginErrorText(err: unknown): string {
-  const message = err instanceof Error ? err.message.trim() : '';
+  const message = messageOf(err);
+  if (message === REQUEST_FAILED) return i18n.t('messages.accounts.loginFailedRetry');
   return message ? translateMessage(message) : i18n.t('messages.accounts.loginFailed');
 }
 
@@ -13,7 +22,8 @@ export function loginErrorText(err: unknown): string {
  * the message; otherwise the message, else 'Registration failed. Please try again.'
  */
 export function registrationErrorText(err: unknown): string {
-  const message = err instanceof Error ? err.message.trim() : '';
+  const message = messageOf(err);
+  if (message === REQUEST_FAILED) return i18n.t('messages.accounts.registrationFailed');
   const lower = message.toLowerCase();
   if (message.includes(ACCOUNT_MESSAGES.emailAlreadyInUse)) return i18n.t('messages.accounts.emailInUse');
   if (lower.includes('display name')) return i18n.t('messages.accounts.invalidDisplayName');
