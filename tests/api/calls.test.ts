@@ -6,7 +6,7 @@ import type {
   IncomingCallsResponse,
   InitiateCallResponse,
 } from '../../api/contract/calls';
-import { initiateCall, sweepCalls } from '../../api/src/features/calls/service';
+import { PRESENCE_REFRESH_MS, initiateCall, sweepCalls } from '../../api/src/features/calls/service';
 import type { SessionUser } from '../../api/src/http/context';
 import { buildSeller, buildUser } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
@@ -229,6 +229,14 @@ describe('GET /_api/call/incoming', () => {
       5000,
     );
 
+    // A poll soon after the last one leaves the stored time alone (no write on the hot path)…
+    api.clock.advance(PRESENCE_REFRESH_MS - 1000);
+    await p.asSeller.get('/_api/call/incoming');
+    const unchanged = (await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first()) as {
+      last_polled_at: Date;
+    };
+    expect(new Date(unchanged.last_polled_at).getTime()).toBe(new Date(presence.last_polled_at).getTime());
+    // …and one after the refresh interval records the seller again, well inside the 15 s online window.
     api.clock.advance(4000);
     await p.asSeller.get('/_api/call/incoming');
     const again = (await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first()) as {
