@@ -29,6 +29,16 @@ export default defineConfig({
       },
       {
         test: {
+          // Real server processes against real PostgreSQL: two servers on one database, faults, shutdown.
+          name: 'resilience',
+          include: ['tests/resilience/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/support/global-setup.ts'],
