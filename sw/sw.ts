@@ -1,21 +1,147 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { notificationText, type SwLocale } from './i18n';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | { url: string; revision: string | null })[];
 };
 
+/** Cache names, shared with the page (it clears the catalogue cache on logout). */
+export const CATALOG_CACHE = 'nagai-catalog-v1';
+export const MEDIA_CACHE = 'nagai-media-v1';
+
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
-// Page navigations fall back to the app shell, so routes open offline; API and media are never shell.
+// Page navigations fall back to the app shell, so routes open offline; API and media are never the shell.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
     denylist: [/^\/_api\//, /^\/media\//, /^\/healthz/],
   }),
 );
 
+// Public catalogue reads: fresh when the network answers within 3 s, else the last copy seen.
+// Only these paths are cached; session, cart, orders, calls and push always go to the network.
+const CATALOG_PATHS = new Set([
+  '/_api/products/list',
+  '/_api/products/get',
+  '/_api/sellers/list',
+  '/_api/sellers/top',
+  '/_api/seller/store',
+  '/_api/seller/store/by-id',
+  '/_api/search/suggestions',
+  '/_api/catalog/stats',
+]);
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' && url.origin === self.location.origin && CATALOG_PATHS.has(url.pathname),
+  new NetworkFirst({
+    cacheName: CATALOG_CACHE,
+    networkTimeoutSeconds: 3,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
+// Product images are content-addressed and immutable: cache first, bounded in count and age.
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' && url.origin === self.location.origin && url.pathname.startsWith('/media/'),
+  new CacheFirst({
+    cacheName: MEDIA_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const data = event.data as { type?: string } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  if (data?.type === 'CLEAR_CATALOG_CACHE') event.waitUntil(caches.delete(CATALOG_CACHE));
+});
+
+interface IncomingCallPush {
+  type: 'incoming-call';
+  callId: number;
+  callerName: string;
+  locale?: SwLocale;
+}
+
+async function tellClients(message: Record<string, unknown>): Promise<readonly WindowClient[]> {
+  const clients = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const c of clients) c.postMessage(message);
+  return clients;
+}
+
+// A pushed ring is an accelerator: open tabs poll at once, and a notification shows for closed or hidden apps.
+self.addEventListener('push', (event) => {
+  let data: IncomingCallPush | undefined;
+  try {
+    data = event.data?.json() as IncomingCallPush | undefined;
+  } catch {
+    return;
+  }
+  if (data?.type !== 'incoming-call') return;
+  const text = notificationText(data.locale ?? 'en', data.callerName);
+  const push = data;
+  event.waitUntil(
+    (async () => {
+      await tellClients({ type: 'poll-incoming-calls', callId: push.callId });
+      await self.registration.showNotification(text.title, {
+        body: text.body,
+        tag: `call-${push.callId}`,
+        requireInteraction: true,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/badge-96.png',
+        data: { callId: push.callId },
+        // Actions are a Chromium extension of NotificationOptions.
+        ...({
+          actions: [
+            { action: 'accept', title: text.accept },
+            { action: 'decline', title: text.decline },
+          ],
+        } as object),
+      });
+    })(),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  const callId = (event.notification.data as { callId?: number } | undefined)?.callId;
+  event.notification.close();
+  if (!callId) return;
+  event.waitUntil(
+    (async () => {
+      if (event.action === 'decline') {
+        // Same-origin fetch from the worker carries the session cookie; the server decides the outcome.
+        await fetch('/_api/call/respond', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ callId, response: 'decline' }),
+        }).catch(() => undefined);
+        await tellClients({ type: 'poll-incoming-calls', callId });
+        return;
+      }
+      const message = { type: event.action === 'accept' ? 'accept-call' : 'show-call', callId };
+      const clients = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const client = clients.find((c) => 'focus' in c);
+      if (client) {
+        await client.focus();
+        client.postMessage(message);
+        return;
+      }
+      await self.clients.openWindow(
+        `/seller/dashboard?call=${callId}${event.action === 'accept' ? '&answer=1' : ''}`,
+      );
+    })(),
+  );
 });
