@@ -240,6 +240,11 @@ export const PRESENCE_REFRESH_MS = 5_000;
  * so the usual poll of an idle seller is a read. Every CTE sees the same snapshot, so the final SELECT sees
  * a just-delivered call as still pending; it filters on live statuses and the ring cutoff, which the
  * expiry UPDATE cannot change for a row it lists.
+ *
+ * A presence write commits without waiting for the WAL flush (synchronous_commit off for this statement's
+ * transaction only): an fsync costs ~5 ms here and presence is soft state that the next poll rewrites. A
+ * crash can lose at most the last fraction of a second of these marks; a lost 'ringing' mark is redone by
+ * the next poll and a lost expiry by the sweep. Orders, payments and call answers keep synchronous commits.
  */
 export async function pollIncomingCalls(
   deps: CallsDeps,
@@ -253,7 +258,7 @@ export async function pollIncomingCalls(
   const result = (await db.raw(
     `with presence as (
        insert into seller_presence (user_id, last_polled_at)
-       select ?, ?::timestamptz
+       select ?, ?::timestamptz from (select set_config('synchronous_commit', 'off', true)) async_commit
         where not exists (select 1 from seller_presence where user_id = ? and last_polled_at > ?::timestamptz)
        on conflict (user_id) do update set last_polled_at = excluded.last_polled_at
        returning 1
