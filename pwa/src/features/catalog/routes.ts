@@ -1,7 +1,17 @@
+import { lazy } from 'react';
 import type { AppRoute } from '../../app/routes';
 
+const StorefrontPage = lazy(() => import('./pages/storefront-page'));
+
 /** The catalog area's pages: one lazy entry each, added when the page is real. */
-export const catalogRoutes: readonly AppRoute[] = [];
+export const catalogRoutes: readonly AppRoute[] = [
+  { path: '/marketplace', access: 'public', Page: lazy(() => import('./pages/marketplace-page')) },
+  { path: '/sellers', access: 'public', Page: lazy(() => import('./pages/sellers-page')) },
+  // The fallback address of a shop without a URL slug.
+  { path: '/sellers/:sellerId', access: 'public', Page: StorefrontPage },
+];
 
 /** The /{sellerSlug} storefront catches any single segment, so the routes table puts it last. */
-export const storefrontRoutes: readonly AppRoute[] = [];
+export const storefrontRoutes: readonly AppRoute[] = [
+  { path: '/:sellerSlug', access: 'public', Page: StorefrontPage },
+];

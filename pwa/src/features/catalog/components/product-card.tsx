@@ -1,0 +1,77 @@
+import { Gem } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { Product } from '../../../../../api/contract/catalog';
+import { useExtensions } from '../../../app/extensions';
+import { formatPrice } from '../../../lib/format';
+import { storePath } from './store-link';
+
+const CARD_SIZE = 400;
+
+/**
+ * A product in a grid: the image opens the detail dialog, the shop name links to its store, other features
+ * add actions (the calls' camera button). The image box has a fixed ratio, so the grid never shifts.
+ */
+export function ProductCard({
+  product,
+  onOpen,
+  eager = false,
+}: {
+  product: Product;
+  onOpen: (product: Product) => void;
+  /** The first cards of a page are above the fold: load them at once (LCP). */
+  eager?: boolean;
+}) {
+  const { t } = useTranslation();
+  const { productCardActions } = useExtensions();
+  const cover = product.images[0];
+  const src = product.imageUrl ?? cover?.cardUrl ?? null;
+  return (
+    <article className="group flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
+      <div className="relative">
+        <button
+          type="button"
+          onClick={() => onOpen(product)}
+          className="block aspect-square w-full overflow-hidden bg-stone-100 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+          aria-label={t('catalog.card.open', { name: product.name })}
+        >
+          {src ? (
+            <img
+              src={src}
+              alt=""
+              width={cover?.width ?? CARD_SIZE}
+              height={cover?.height ?? CARD_SIZE}
+              loading={eager ? 'eager' : 'lazy'}
+              fetchPriority={eager ? 'high' : 'auto'}
+              decoding="async"
+              className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105 motion-reduce:transition-none"
+            />
+          ) : (
+            <span className="flex h-full w-full items-center justify-center text-stone-400">
+              <Gem aria-hidden="true" className="h-12 w-12" />
+            </span>
+          )}
+        </button>
+        {productCardActions.length > 0 && (
+          <div className="absolute top-2 right-2 flex gap-1.5">
+            {productCardActions.map((Action, i) => (
+              <Action key={i} product={product} />
+            ))}
+          </div>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-3">
+        <Link
+          to={storePath(product)}
+          className="w-fit max-w-full truncate text-xs font-medium text-gold-600 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          {product.shopName}
+        </Link>
+        <h3 className="line-clamp-2 text-sm font-semibold text-ink">{product.name}</h3>
+        <p className="mt-auto pt-1 text-base font-bold text-brand-800">
+          {formatPrice(product.price, 'whole', t('common.priceNotAvailable'))}
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,163 @@
+import { useQuery } from '@tanstack/react-query';
+import { SlidersHorizontal } from 'lucide-react';
+import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { LIMITS, SORT_OPTIONS, type SortOption } from '../../../../../api/contract/constants';
+import { Button } from '../../../components/ui/button';
+import { errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/i18n';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { productQueries } from '../api';
+import { CategoryStrip } from '../components/category-strip';
+import { FilterPanel, type FilterChange } from '../components/filter-panel';
+import { Pagination } from '../components/pagination';
+import { ProductGrid } from '../components/product-grid';
+import { SearchBox, type Suggestion } from '../components/search-box';
+import { storePath } from '../components/store-link';
+import { PHONE_QUERY, useMediaQuery } from '../hooks/use-media-query';
+import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
+import {
+  parseMarketplaceParams,
+  resultRange,
+  toListRequest,
+  toMarketplaceParams,
+  withFilters,
+  type MarketplaceFilters,
+} from '../utils/marketplace-params';
+
+const FilterSheet = lazy(() => import('../components/filter-sheet'));
+
+/** The marketplace (spec §2): search, categories, filters, sort, 20 per page; every filter lives in the URL. */
+export default function MarketplacePage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const filters = parseMarketplaceParams(params);
+  const list = useQuery(productQueries.list(toListRequest(filters)));
+  const isPhone = useMediaQuery(PHONE_QUERY);
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const sortId = useId();
+  useDocumentTitle(t('catalog.marketplace.title'));
+  const resultsRef = useRef<HTMLElement>(null);
+  useScrollToTopOnChange(resultsRef, filters.page);
+
+  const href = useCallback((f: MarketplaceFilters) => {
+    const qs = toMarketplaceParams(f).toString();
+    return qs ? `/marketplace?${qs}` : '/marketplace';
+  }, []);
+  const go = (change: Partial<MarketplaceFilters>) => navigate(href(withFilters(filters, change)));
+
+  const onFilterChange = (change: FilterChange) => go(change);
+  const onPick = (s: Suggestion) => {
+    if (s.kind === 'category') go({ category: s.id, query: '' });
+    else if (s.kind === 'seller') navigate(storePath({ urlSlug: s.urlSlug, sellerId: s.id }));
+    else {
+      // Search for the product's name and open it, so closing the dialog leaves matching results behind.
+      const target = toMarketplaceParams(withFilters(filters, { query: s.label }));
+      target.set('product', String(s.id));
+      navigate(`/marketplace?${target.toString()}`);
+    }
+  };
+
+  const data = list.data;
+  const total = data?.pagination.totalProducts ?? 0;
+  const { from, to } = resultRange(filters.page, LIMITS.marketplacePageSize, total);
+  const activeFilterCount =
+    (filters.material ? 1 : 0) + (filters.minPrice !== undefined || filters.maxPrice !== undefined ? 1 : 0);
+
+  return (
+    <div className="mx-auto w-full max-w-7xl px-3 py-6 sm:px-4 md:py-8">
+      <h1 className="mb-4 text-2xl font-bold text-ink md:text-3xl">{t('catalog.marketplace.title')}</h1>
+      <div className="mb-4">
+        <SearchBox value={filters.query} onSearch={(text) => go({ query: text })} onPick={onPick} />
+      </div>
+      <CategoryStrip
+        current={filters.category}
+        hrefFor={(category) => href(withFilters(filters, { category }))}
+      />
+      <div className="mt-4 flex gap-8">
+        {!isPhone && (
+          <aside aria-labelledby="filters-heading" className="hidden w-60 shrink-0 md:block">
+            <h2 id="filters-heading" className="mb-4 text-lg font-semibold text-ink">
+              {t('catalog.filters.title')}
+            </h2>
+            <FilterPanel filters={filters} onChange={onFilterChange} idPrefix="side" />
+          </aside>
+        )}
+        <section ref={resultsRef} aria-labelledby="results-heading" className="min-w-0 flex-1 scroll-mt-20">
+          <h2 id="results-heading" className="sr-only">
+            {t('catalog.marketplace.results')}
+          </h2>
+          <div className="mb-4 flex flex-wrap items-center gap-3">
+            <p className="mr-auto text-sm text-muted" aria-live="polite">
+              {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
+            </p>
+            {isPhone && (
+              <Button variant="outline" onClick={() => setSheetOpen(true)} aria-haspopup="dialog">
+                <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+                {activeFilterCount > 0
+                  ? t('catalog.filters.buttonCount', { count: activeFilterCount })
+                  : t('catalog.filters.title')}
+              </Button>
+            )}
+            <div className="flex items-center gap-2">
+              <label htmlFor={sortId} className="text-sm font-medium text-ink">
+                {t('catalog.sort.label')}
+              </label>
+              <select
+                id={sortId}
+                value={filters.sortBy}
+                onChange={(e) => go({ sortBy: e.target.value as SortOption })}
+                className="h-10 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                {SORT_OPTIONS.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`catalog.sort.${s}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <ProductGrid
+            products={data?.products}
+            isPending={list.isPending}
+            isError={list.isError && !list.isPlaceholderData}
+            stale={list.isPlaceholderData}
+            skeletons={12}
+            empty={{
+              title: t('catalog.grid.emptyTitle'),
+              description: t('catalog.grid.emptyText'),
+            }}
+            error={
+              list.error && (
+                <p className="mt-2 text-sm text-red-800">
+                  {t('catalog.grid.errorDetail', { message: translateMessage(errorMessage(list.error)) })}
+                </p>
+              )
+            }
+          />
+          {data && (
+            <Pagination
+              className="mt-8"
+              page={filters.page}
+              totalPages={data.pagination.totalPages}
+              hrefFor={(page) => href({ ...filters, page })}
+            />
+          )}
+        </section>
+      </div>
+      {isPhone && sheetOpen && (
+        <Suspense fallback={null}>
+          <FilterSheet
+            open={sheetOpen}
+            onOpenChange={setSheetOpen}
+            filters={filters}
+            onChange={onFilterChange}
+            resultCount={data?.pagination.totalProducts}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

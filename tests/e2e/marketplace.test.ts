@@ -1,0 +1,189 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const grid = (page: Page) =>
+  page
+    .locator('main ul')
+    .filter({ has: page.locator('article') })
+    .first();
+const cardNames = (page: Page) => grid(page).locator('article h3').allTextContents();
+const showing = (page: Page) => page.getByText(/^Showing \d+-\d+ of \d+ results$/);
+
+/** Waits until the grid shows settled results (no skeletons, not the previous page dimmed). */
+async function settled(page: Page) {
+  await page.locator('[data-testid="product-skeleton"]').first().waitFor({ state: 'detached' });
+  await page.locator('main ul[aria-busy="true"]').waitFor({ state: 'detached' });
+}
+
+describe('marketplace', () => {
+  it('a visitor searches, filters, sorts, pages, opens a product and a store; reload and Back keep results', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/marketplace');
+    await showing(page).waitFor();
+    await settled(page);
+    expect(await grid(page).locator('article').count()).toBe(20);
+    await expectAccessible(page, '/marketplace');
+
+    // Suggestions: a combobox with a listbox, arrow keys and Enter.
+    const box = page.getByRole('combobox', { name: 'Search jewellery' });
+    await box.fill('jhumka');
+    const list = page.getByRole('listbox', { name: 'Search suggestions' });
+    await list.getByRole('option').first().waitFor();
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await expectAccessible(page, 'search suggestions');
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBeTruthy();
+    await box.press('ArrowUp');
+    await box.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('query') === 'jhumka');
+    await settled(page);
+    const names = await cardNames(page);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.some((n) => /jhumka/i.test(n))).toBe(true);
+
+    // A misspelling still finds them.
+    await box.fill('jumka');
+    await box.press('Escape');
+    await box.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('query') === 'jumka');
+    await settled(page);
+    expect((await cardNames(page)).some((n) => /jhumka/i.test(n))).toBe(true);
+
+    // No suggestions for nonsense.
+    await box.fill('zzqxw');
+    await page.getByText('No suggestions found for "zzqxw"').waitFor();
+    await box.press('Escape');
+    await box.fill('');
+    await box.press('Enter');
+    await page.waitForURL((u) => !u.searchParams.has('query'));
+    await settled(page);
+
+    // Material filter and the price slider (keyboard: each step is 1000).
+    await page.locator('aside').getByText('gold', { exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.get('material') === 'gold');
+    await settled(page);
+    const maxThumb = page.getByRole('slider', { name: 'Maximum price' });
+    await maxThumb.focus();
+    await maxThumb.press('PageDown'); // Radix: 10 steps
+    await page.waitForURL((u) => u.searchParams.get('maxPrice') === '490000');
+    expect(new URL(page.url()).searchParams.has('minPrice')).toBe(false);
+    await settled(page);
+
+    // Sort by price, low to high: prices ascend.
+    await page.getByLabel('Sort by').selectOption('price-asc');
+    await page.waitForURL((u) => u.searchParams.get('sortBy') === 'price-asc');
+    await settled(page);
+    const prices = (await grid(page).locator('article p').allTextContents()).map((p) =>
+      Number(p.replace(/[^\d]/g, '')),
+    );
+    expect(prices.length).toBeGreaterThan(1);
+    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+
+    // Page 2 when there is one; the filters stay.
+    const firstPage = await cardNames(page);
+    const next = page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' });
+    if (await next.count()) {
+      await next.click();
+      await page.waitForURL((u) => u.searchParams.get('page') === '2');
+      await settled(page);
+      await showing(page).waitFor();
+      expect(await showing(page).textContent()).toMatch(/^Showing 21-/);
+      expect(await cardNames(page)).not.toEqual(firstPage);
+    }
+    const urlBefore = page.url();
+    const namesBefore = await cardNames(page);
+
+    // Reload: same results.
+    await page.reload();
+    await settled(page);
+    await showing(page).waitFor();
+    expect(await cardNames(page)).toEqual(namesBefore);
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('price-asc');
+
+    // Open a product: the detail dialog via ?product=.
+    const card = grid(page).locator('article').first();
+    const productName = (await card.locator('h3').textContent())!;
+    await card.getByRole('button', { name: `View details of ${productName}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: productName }).waitFor();
+    await page.waitForURL((u) => u.searchParams.has('product'));
+    expect(await dialog.textContent()).toMatch(/₹[\d,]+\.\d{2}/);
+    await dialog.getByRole('button', { name: 'More details' }).click();
+    await dialog.getByText('Material', { exact: true }).waitFor();
+    await expectAccessible(page, 'product dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(urlBefore);
+
+    // Open the store from a card, then Back: the same results.
+    const shopLink = grid(page).locator('article').first().getByRole('link');
+    const shopName = (await shopLink.textContent())!;
+    await shopLink.click();
+    await page.getByRole('heading', { level: 1, name: shopName }).waitFor();
+    await page.getByRole('heading', { name: 'Our Products' }).waitFor();
+    await expectAccessible(page, 'storefront');
+    await page.goBack();
+    await settled(page);
+    expect(page.url()).toBe(urlBefore);
+    expect(await cardNames(page)).toEqual(namesBefore);
+    await context.close();
+  });
+
+  it('ignores unknown category and material values, and shows the empty state', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/marketplace?category=spaceships&material=unobtainium');
+    await showing(page).waitFor();
+    expect(await page.getByRole('link', { name: 'All', exact: true }).getAttribute('aria-current')).toBe(
+      'true',
+    );
+    await page.goto('/marketplace?query=qqqzzzxxnothing');
+    await page.getByRole('heading', { name: 'No Products Found' }).waitFor();
+    await page.getByText("Try adjusting your search or filters to find what you're looking for.").waitFor();
+    await expectAccessible(page, 'empty marketplace');
+    await context.close();
+  });
+
+  it('a ?product= deep link opens the detail dialog', async () => {
+    const context = await newContext(browser);
+    const res = await context.request.get('/_api/products/list?limit=1');
+    const { products } = (await res.json()) as { products: { id: number; name: string; shopName: string }[] };
+    const page = await context.newPage();
+    await page.goto(`/marketplace?product=${products[0].id}`);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: products[0].name }).waitFor();
+    expect(await dialog.textContent()).toContain(`by ${products[0].shopName}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('product'));
+    await context.close();
+  });
+
+  it('works on a 360 px phone: filters in a sheet', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await page.goto('/marketplace');
+    await showing(page).waitFor();
+    await settled(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await expectAccessible(page, '/marketplace at 360 px');
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.waitFor();
+    await sheet.getByText('silver', { exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.get('material') === 'silver');
+    await expectAccessible(page, 'filter sheet');
+    await sheet.getByRole('button', { name: /^Show \d+ results?$/ }).click();
+    await sheet.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await context.close();
+  });
+});
