@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { Video } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Product, StoreProfile } from '../../../../../api/contract/catalog';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
+import { sessionQuery } from '../../accounts/api';
+import { requestCall, useCallBridge } from '../lib/call-bridge';
+
+const LoginToCallDialog = lazy(() => import('./login-to-call-dialog'));
+
+/**
+ * Who sees a call button (spec §1, §2): customers, and visitors (who are asked to log in first), only for
+ * sellers with video calls enabled. Sellers and admins see none.
+ */
+function useCallButton(sellerId: number, sellerName: string, videoCallEnabled: boolean) {
+  const { data: user, isPending } = useQuery(sessionQuery());
+  const { initiatingSellerId } = useCallBridge();
+  const [loginOpen, setLoginOpen] = useState(false);
+  const visible = videoCallEnabled && !isPending && (!user || user.role === 'customer');
+  const calling = initiatingSellerId === sellerId;
+  const onClick = () => {
+    if (calling) return;
+    if (!user) setLoginOpen(true);
+    else requestCall(sellerId, sellerName);
+  };
+  const dialog = loginOpen && (
+    <Suspense fallback={null}>
+      <LoginToCallDialog
+        open={loginOpen}
+        onOpenChange={setLoginOpen}
+        onCustomerLogin={() => requestCall(sellerId, sellerName)}
+      />
+    </Suspense>
+  );
+  return { visible, calling, onClick, dialog };
+}
+
+/** The storefront's 'Video Call' button ('Calling...' while the initiation is pending). */
+export function StorefrontVideoCallButton({ store }: { store: StoreProfile }) {
+  const { t } = useTranslation();
+  const { visible, calling, onClick, dialog } = useCallButton(
+    store.sellerId,
+    store.shopName,
+    store.videoCallEnabled,
+  );
+  if (!visible) return null;
+  return (
+    <>
+      <Button
+        onClick={onClick}
+        loading={calling}
+        aria-disabled={calling || undefined}
+        className="disabled:opacity-90"
+      >
+        {!calling && <Video aria-hidden="true" className="h-4 w-4" />}
+        {calling ? t('calls.button.calling') : t('calls.button.videoCall')}
+      </Button>
+      {dialog}
+    </>
+  );
+}
+
+/** The product card's camera button: a video call with the product's seller. */
+export function ProductCardCallButton({ product }: { product: Product }) {
+  const { t } = useTranslation();
+  const { visible, calling, onClick, dialog } = useCallButton(
+    product.sellerId,
+    product.shopName,
+    product.videoCallEnabled,
+  );
+  if (!visible) return null;
+  const label = calling ? t('calls.button.calling') : t('calls.button.callShop', { shop: product.shopName });
+  return (
+    <>
+      <button
+        type="button"
+        onClick={(e) => {
+          // The card's image opens the product; the camera must not.
+          e.stopPropagation();
+          onClick();
+        }}
+        aria-label={label}
+        title={label}
+        aria-busy={calling || undefined}
+        className={cn(
+          'inline-flex h-9 w-9 items-center justify-center rounded-full bg-white/95 text-brand-700 shadow-md transition-colors hover:bg-brand-50',
+          'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
+          calling && 'animate-pulse',
+        )}
+      >
+        <Video aria-hidden="true" className="h-5 w-5" />
+      </button>
+      {dialog}
+    </>
+  );
+}

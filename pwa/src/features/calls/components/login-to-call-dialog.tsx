@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '../../../../../api/contract/constants';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { LoginForm } from '../../accounts/components/login-form';
+
+/** 'Login to Start Video Call': after a successful login a customer's call starts 200 ms later (spec §1). */
+export default function LoginToCallDialog({
+  open,
+  onOpenChange,
+  onCustomerLogin,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCustomerLogin: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent closeLabel={t('common.close')}>
+        <DialogHeader>
+          <DialogTitle>{t('calls.login.title')}</DialogTitle>
+          <DialogDescription>{t('calls.login.description')}</DialogDescription>
+        </DialogHeader>
+        <LoginForm
+          onSuccess={(user) => {
+            onOpenChange(false);
+            if (user.role === 'customer') setTimeout(onCustomerLogin, LIMITS.callAfterLoginDelayMs);
+          }}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}

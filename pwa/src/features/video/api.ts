@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import { CALL_LIMITS } from '../../../../api/contract/constants';
+import type { CallSignalsResponse, SendSignalResponse, SignalKind } from '../../../../api/contract/calls';
+import type { VideoTokenResponse } from '../../../../api/contract/video';
+import { VIDEO_CONNECTION_MESSAGES } from '../../../../api/contract/video';
+import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
+
+/** GET /_api/video/token: the body's error, else 'Failed to fetch token: {status text}' (spec §8). */
+async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTokenResponse> {
+  try {
+    return await api.get<VideoTokenResponse>('/_api/video/token', { callId }, { signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.message === REQUEST_FAILED) {
+      const status = err.status ? String(err.status) : 'Network error';
+      throw new ApiError(
+        VIDEO_CONNECTION_MESSAGES.tokenFetchFailed.replace('{status}', status),
+        err.status,
+        err.code,
+      );
+    }
+    throw err;
+  }
+}
+
+export const videoQueries = {
+  /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (spec §7). */
+  token: (callId: number) =>
+    queryOptions({
+      queryKey: ['video', 'token', callId] as const,
+      queryFn: ({ signal }) => fetchToken(callId, signal),
+      staleTime: CALL_LIMITS.videoTokenCacheMs,
+      gcTime: CALL_LIMITS.videoTokenCacheMs,
+      retry: 1,
+      refetchOnWindowFocus: false,
+      refetchOnReconnect: false,
+      meta: { silentErrors: true },
+    }),
+};
+
+/** p2p signalling relay (participants of an active call only). */
+export const signallingApi = {
+  send: (callId: number, kind: SignalKind, payload: Record<string, unknown>) =>
+    api.post<SendSignalResponse>('/_api/call/signal', { callId, kind, payload }),
+  list: (callId: number, after: number, signal?: AbortSignal) =>
+    api.get<CallSignalsResponse>('/_api/call/signals', { callId, after }, { signal }),
+};

@@ -1,0 +1,248 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CALL_LIMITS } from '../../../../../api/contract/constants';
+import {
+  VIDEO_CONNECTION_MESSAGES,
+  mapVideoError,
+  type MappedVideoError,
+  type VideoTokenResponse,
+} from '../../../../../api/contract/video';
+import { errorMessage } from '../../../lib/api-client';
+import { videoQueries } from '../api';
+import { connectP2p } from '../providers/p2p';
+import { VideoConnectError, type VideoConnector, type VideoSession } from '../providers/types';
+
+/** Where the video connection is. */
+export type VideoPhase = 'idle' | 'loading' | 'connected' | 'failed';
+
+export interface VideoRoomState {
+  phase: VideoPhase;
+  /** The reason shown as 'Call Failed - {reason}' (English, from the spec's table). */
+  error: string | null;
+  /** A transient notice while retrying (e.g. the token-expired text). */
+  notice: string | null;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+  audioEnabled: boolean;
+  videoEnabled: boolean;
+  toggleAudio: () => void;
+  toggleVideo: () => void;
+  /** Leaves the room; `hangUp` tells the other side at once (p2p 'bye'). */
+  leave: (opts?: { hangUp?: boolean }) => void;
+}
+
+export interface UseVideoRoomOptions {
+  callId: number;
+  /** Connect only while the call is active. */
+  enabled: boolean;
+  isCaller: boolean;
+  /** The meeting is over: a clean room disconnect, or the remote left and nobody came back in 1.5 s. */
+  onMeetingOver: () => void;
+}
+
+class TimeoutError extends VideoConnectError {
+  constructor() {
+    super(VIDEO_CONNECTION_MESSAGES.connectTimeout);
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+/** The spec's mapping, plus the connect timeout (retryable, with its own text). */
+export function mapConnectError(err: unknown): MappedVideoError {
+  if (err instanceof TimeoutError)
+    return { message: VIDEO_CONNECTION_MESSAGES.connectTimeout, retryable: true, refetchToken: false };
+  if (err instanceof DOMException && (err.name === 'NotAllowedError' || err.name === 'NotFoundError'))
+    return mapVideoError({ message: `${err.name}: ${err.message}` });
+  return mapVideoError(err as { code?: unknown; message?: unknown });
+}
+
+async function connectorFor(token: VideoTokenResponse): Promise<VideoConnector> {
+  if (token.provider === 'twilio') return (await import('../providers/twilio')).connectTwilio;
+  return connectP2p;
+}
+
+/**
+ * Joins the call's video room with either provider: token (cached 5 min), connect with a 30 s timeout,
+ * up to 3 retries with 1 s / 2 s / 4 s backoff for retryable errors (refetching the token on 20104),
+ * the 1.5 s grace when the remote participant leaves, and mute / camera toggles.
+ */
+export function useVideoRoom({
+  callId,
+  enabled,
+  isCaller,
+  onMeetingOver,
+}: UseVideoRoomOptions): VideoRoomState {
+  const queryClient = useQueryClient();
+  const token = useQuery({ ...videoQueries.token(callId), enabled });
+  const [phase, setPhase] = useState<VideoPhase>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [localStream, setLocalStream] = useState<MediaStream | null>(null);
+  const [remoteStream, setRemoteStream] = useState<MediaStream | null>(null);
+  const [audioEnabled, setAudioEnabled] = useState(true);
+  const [videoEnabled, setVideoEnabled] = useState(true);
+  const [generation, setGeneration] = useState(0);
+  const session = useRef<VideoSession | null>(null);
+  const captured = useRef<MediaStream | null>(null);
+  const media = useRef({ audio: true, video: true });
+  const meetingOver = useRef(onMeetingOver);
+  useEffect(() => {
+    meetingOver.current = onMeetingOver;
+  }, [onMeetingOver]);
+
+  const tokenData = token.data;
+  const tokenError = token.error;
+
+  useEffect(() => {
+    if (!enabled || !tokenData) return;
+    const run = new AbortController();
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const fail = (message: string) => {
+      setNotice(null);
+      setError(message);
+      setPhase('failed');
+    };
+
+    const events = {
+      onRemoteStream: (s: MediaStream | null) => !run.signal.aborted && setRemoteStream(s),
+      onRemoteLeft: () => {
+        clearTimeout(graceTimer);
+        graceTimer = setTimeout(() => {
+          if (!run.signal.aborted) meetingOver.current();
+        }, CALL_LIMITS.remoteLeaveGraceMs);
+      },
+      onRemoteJoined: () => clearTimeout(graceTimer),
+      onDisconnected: (err?: VideoConnectError) => {
+        if (run.signal.aborted) return;
+        session.current = null;
+        if (!err) {
+          meetingOver.current();
+          return;
+        }
+        const mapped = mapConnectError(err);
+        if (mapped.retryable) setGeneration((g) => g + 1);
+        else fail(mapped.message);
+      },
+    };
+
+    void (async () => {
+      setPhase('loading');
+      setError(null);
+      let current: VideoTokenResponse = tokenData;
+      for (let attempt = 0; ; attempt++) {
+        const attemptCtl = new AbortController();
+        const onRunAbort = () => attemptCtl.abort(new VideoConnectError('Aborted'));
+        run.signal.addEventListener('abort', onRunAbort);
+        const timer = setTimeout(() => attemptCtl.abort(new TimeoutError()), CALL_LIMITS.connectTimeoutMs);
+        try {
+          if (current.provider === 'p2p' && !captured.current) {
+            captured.current = await navigator.mediaDevices.getUserMedia({
+              audio: true,
+              video: { width: 640, height: 480 },
+            });
+            if (run.signal.aborted) return;
+            setLocalStream(captured.current);
+          }
+          const connect = await connectorFor(current);
+          const joined = await connect({
+            callId,
+            isCaller,
+            token: current,
+            localStream: captured.current,
+            events,
+            signal: attemptCtl.signal,
+          });
+          if (run.signal.aborted) {
+            joined.disconnect();
+            return;
+          }
+          session.current = joined;
+          joined.setAudioEnabled(media.current.audio);
+          joined.setVideoEnabled(media.current.video);
+          setLocalStream(joined.localStream);
+          setNotice(null);
+          setPhase('connected');
+          return;
+        } catch (err) {
+          if (run.signal.aborted) return;
+          const mapped = mapConnectError(err);
+          if (!mapped.retryable) return fail(mapped.message);
+          if (attempt >= CALL_LIMITS.retryBackoffMs.length)
+            return fail(VIDEO_CONNECTION_MESSAGES.retriesExhausted);
+          if (mapped.refetchToken) {
+            setNotice(mapped.message);
+            try {
+              current = await queryClient.fetchQuery({ ...videoQueries.token(callId), staleTime: 0 });
+            } catch (tokenErr) {
+              return fail(VIDEO_CONNECTION_MESSAGES.tokenFailed.replace('{reason}', errorMessage(tokenErr)));
+            }
+          }
+          await sleep(CALL_LIMITS.retryBackoffMs[attempt], run.signal);
+          if (run.signal.aborted) return;
+        } finally {
+          clearTimeout(timer);
+          run.signal.removeEventListener('abort', onRunAbort);
+        }
+      }
+    })();
+
+    return () => {
+      run.abort();
+      clearTimeout(graceTimer);
+      session.current?.disconnect();
+      session.current = null;
+    };
+  }, [enabled, tokenData, callId, isCaller, generation, queryClient]);
+
+  // Release the camera and microphone when the call UI goes away.
+  useEffect(
+    () => () => {
+      captured.current?.getTracks().forEach((t) => t.stop());
+      captured.current = null;
+    },
+    [],
+  );
+
+  const toggleAudio = useCallback(() => {
+    media.current.audio = !media.current.audio;
+    session.current?.setAudioEnabled(media.current.audio);
+    captured.current?.getAudioTracks().forEach((t) => (t.enabled = media.current.audio));
+    setAudioEnabled(media.current.audio);
+  }, []);
+  const toggleVideo = useCallback(() => {
+    media.current.video = !media.current.video;
+    session.current?.setVideoEnabled(media.current.video);
+    captured.current?.getVideoTracks().forEach((t) => (t.enabled = media.current.video));
+    setVideoEnabled(media.current.video);
+  }, []);
+  const leave = useCallback((opts?: { hangUp?: boolean }) => {
+    session.current?.disconnect(opts);
+    session.current = null;
+  }, []);
+
+  const tokenFailure = tokenError
+    ? VIDEO_CONNECTION_MESSAGES.tokenFailed.replace('{reason}', errorMessage(tokenError))
+    : null;
+
+  return {
+    phase: tokenFailure ? 'failed' : enabled && phase === 'idle' ? 'loading' : phase,
+    error: tokenFailure ?? error,
+    notice,
+    localStream,
+    remoteStream,
+    audioEnabled,
+    videoEnabled,
+    toggleAudio,
+    toggleVideo,
+    leave,
+  };
+}

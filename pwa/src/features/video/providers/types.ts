@@ -1,0 +1,49 @@
+import type { VideoTokenResponse } from '../../../../../api/contract/video';
+
+/** A connection failure in the spec's terms: a Twilio-style code when known, and a message. */
+export class VideoConnectError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'VideoConnectError';
+  }
+}
+
+/** What a provider tells the call UI while connected. */
+export interface VideoSessionEvents {
+  /** The remote participant's media (null when they left). */
+  onRemoteStream: (stream: MediaStream | null) => void;
+  /** The remote participant left or dropped; the caller applies the 1.5 s grace. */
+  onRemoteLeft: () => void;
+  /** The remote participant is (back) in the room. */
+  onRemoteJoined: () => void;
+  /** The room closed: without an error the meeting is over; with one it failed (and may be retried). */
+  onDisconnected: (error?: VideoConnectError) => void;
+}
+
+export interface ConnectOptions {
+  callId: number;
+  /** This side created the call (the customer): on p2p it makes the offer. */
+  isCaller: boolean;
+  token: VideoTokenResponse;
+  /** p2p: media already captured for the preview, reused across retries (Twilio captures its own). */
+  localStream: MediaStream | null;
+  events: VideoSessionEvents;
+  /** Aborted on timeout, unmount or retry. */
+  signal: AbortSignal;
+}
+
+/** One joined room, whatever the provider. */
+export interface VideoSession {
+  /** What this side sends, for the (muted, mirrored) self view. */
+  localStream: MediaStream;
+  setAudioEnabled(enabled: boolean): void;
+  setVideoEnabled(enabled: boolean): void;
+  /** Leaves the room (p2p: says 'bye' when `hangUp`). */
+  disconnect(opts?: { hangUp?: boolean }): void;
+}
+
+/** Resolves once media flows (or the room is joined), rejects with a VideoConnectError. */
+export type VideoConnector = (opts: ConnectOptions) => Promise<VideoSession>;

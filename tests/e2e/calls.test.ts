@@ -1,0 +1,304 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+/**
+ * Live video calls end to end: two browser contexts (customer and seller), real WebRTC over loopback with
+ * Chromium's fake camera and microphone, the production server with demo data (Lakshmi Jewellers, video on).
+ */
+const STORE = '/lakshmi-jewellers';
+const SHOP = 'Lakshmi Jewellers';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+/** Records every RTCPeerConnection of the page so the test can read receiver statistics. */
+function recordPeerConnections(context: BrowserContext) {
+  return context.addInitScript(() => {
+    const Original = window.RTCPeerConnection;
+    const list: RTCPeerConnection[] = [];
+    (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs = list;
+    window.RTCPeerConnection = class extends Original {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        list.push(this);
+      }
+    } as typeof RTCPeerConnection;
+  });
+}
+
+async function mediaContext(): Promise<BrowserContext> {
+  const context = await newContext(browser);
+  await context.grantPermissions(['camera', 'microphone']);
+  await recordPeerConnections(context);
+  return context;
+}
+
+async function sellerPage(path = '/seller/history'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await mediaContext();
+  await signInViaApi(context, DEMO_ACCOUNTS.seller);
+  const page = await context.newPage();
+  await page.goto(path);
+  return { context, page };
+}
+
+async function customerPage(): Promise<{ context: BrowserContext; page: Page; name: string }> {
+  const context = await mediaContext();
+  const name = `Kavya ${Math.random().toString(36).slice(2, 6)}`;
+  await registerViaApi(context, { displayName: name });
+  const page = await context.newPage();
+  await page.goto(STORE);
+  await page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
+  return { context, page, name };
+}
+
+/** A real click unlocks audio (page.evaluate would count as a gesture and hide the problem). */
+async function unlockRinging(page: Page) {
+  const prompt = page.getByRole('button', { name: 'Tap to enable call ringing' });
+  await prompt.waitFor();
+  await prompt.click();
+  await prompt.waitFor({ state: 'detached' });
+}
+
+async function startCall(page: Page) {
+  await page.getByRole('button', { name: 'Video Call', exact: true }).click();
+  await page.getByText('Call initiated successfully.').waitFor();
+}
+
+function incomingDialog(page: Page) {
+  return page.getByRole('alertdialog');
+}
+
+/** The remote video shows moving frames: a size, and currentTime advancing. */
+async function expectRemoteVideo(page: Page) {
+  const video = page.getByTestId('remote-video');
+  await video.waitFor();
+  await page.waitForFunction(
+    () => {
+      const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+      return !!v && v.videoWidth > 0 && v.currentTime > 0;
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+  const frames = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+        let n = 0;
+        const tick = () => {
+          n++;
+          v.requestVideoFrameCallback(tick);
+        };
+        v.requestVideoFrameCallback(tick);
+        setTimeout(() => resolve(n), 1000);
+      }),
+  );
+  expect(frames).toBeGreaterThan(3);
+}
+
+/** Mean brightness (0..255) of the remote video: the fake camera is bright, a disabled track is black. */
+function remoteBrightness(page: Page) {
+  return page.evaluate(() => {
+    const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+    const c = document.createElement('canvas');
+    c.width = 64;
+    c.height = 48;
+    const g = c.getContext('2d')!;
+    g.drawImage(v, 0, 0, 64, 48);
+    const d = g.getImageData(0, 0, 64, 48).data;
+    let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
+    return sum / (d.length / 4);
+  });
+}
+
+/** Audio energy the receiver decoded over `ms` (inbound-rtp totalAudioEnergy delta). */
+function receivedAudioEnergy(page: Page, ms = 1500) {
+  return page.evaluate(async (wait) => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter(
+      (p) => p.connectionState === 'connected',
+    );
+    const read = async () => {
+      let e = 0;
+      for (const pc of pcs) {
+        (await pc.getStats()).forEach((s: { type: string; kind?: string; totalAudioEnergy?: number }) => {
+          if (s.type === 'inbound-rtp' && s.kind === 'audio') e += s.totalAudioEnergy ?? 0;
+        });
+      }
+      return e;
+    };
+    const before = await read();
+    await new Promise((r) => setTimeout(r, wait));
+    return (await read()) - before;
+  }, ms);
+}
+
+describe('video calls', () => {
+  it('customer calls from the storefront, the seller answers, both see and hear, toggles and hang-up work, history shows it', async () => {
+    const seller = await sellerPage('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    await unlockRinging(seller.page);
+    await expectAccessible(seller.page, '/seller/history');
+
+    const customer = await customerPage();
+    await expectAccessible(customer.page, STORE);
+    await startCall(customer.page);
+    const started = Date.now();
+    // The customer's call screen shows while it rings.
+    await customer.page.getByText('Loading video call...').waitFor();
+
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 5000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await dialog.getByText(customer.name).waitFor();
+    await dialog.getByText('Incoming Video Call...').waitFor();
+    await seller.page.waitForFunction(
+      () => document.querySelector('[role="alertdialog"]')?.getAttribute('data-audio-state') === 'running',
+    );
+    expect(await seller.page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Accept');
+    await expectAccessible(seller.page, 'incoming call modal');
+
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await Promise.all([expectRemoteVideo(seller.page), expectRemoteVideo(customer.page)]);
+    await seller.page.getByText('In Call').waitFor();
+    await customer.page.getByText('In Call').waitFor();
+    await expectAccessible(customer.page, 'call modal (customer)');
+
+    // Camera: the seller receives black frames once the customer turns the camera off.
+    expect(await remoteBrightness(seller.page)).toBeGreaterThan(20);
+    await customer.page.getByRole('button', { name: 'Turn off camera' }).click();
+    await customer.page.getByRole('button', { name: 'Turn on camera' }).waitFor();
+    await seller.page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+        const c = document.createElement('canvas');
+        c.width = 32;
+        c.height = 24;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0, 32, 24);
+        const d = g.getImageData(0, 0, 32, 24).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+        return sum / (d.length / 4) / 3 < 5;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    await customer.page.getByRole('button', { name: 'Turn on camera' }).click();
+    await seller.page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+        const c = document.createElement('canvas');
+        c.width = 32;
+        c.height = 24;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0, 32, 24);
+        const d = g.getImageData(0, 0, 32, 24).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+        return sum / (d.length / 4) / 3 > 20;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+
+    // Microphone: the customer receives audio energy until the seller mutes.
+    const audible = await receivedAudioEnergy(customer.page, 2000);
+    expect(audible).toBeGreaterThan(0);
+    await seller.page.getByRole('button', { name: 'Mute microphone' }).click();
+    await seller.page.getByRole('button', { name: 'Unmute microphone' }).waitFor();
+    await new Promise((r) => setTimeout(r, 500));
+    const muted = await receivedAudioEnergy(customer.page, 2000);
+    expect(muted).toBeLessThan(audible / 10);
+
+    // Hang-up ends the call on both sides.
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await customer.page.getByText('Call has ended.').first().waitFor();
+    await customer.page.getByTestId('remote-video').waitFor({ state: 'detached' });
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 5000 });
+    await seller.page.getByText('In Call').waitFor({ state: 'detached' });
+
+    // Both history pages show the call with a duration.
+    await customer.page.goto('/call-history');
+    const customerRow = customer.page.getByRole('listitem').filter({ hasText: SHOP }).first();
+    await customerRow.waitFor();
+    await customerRow.getByText('Ended').waitFor();
+    expect(await customerRow.getByTestId('call-duration').textContent()).toMatch(/^\d\d:\d\d$/);
+    expect(await customerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
+    await expectAccessible(customer.page, '/call-history');
+
+    await seller.page.reload();
+    const sellerRow = seller.page.getByRole('listitem').filter({ hasText: customer.name }).first();
+    await sellerRow.waitFor();
+    await sellerRow.getByText('Ended').waitFor();
+    expect(await sellerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
+
+    await customer.context.close();
+    await seller.context.close();
+  }, 120_000);
+
+  it('declining ends the call for the customer', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 5000 });
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await customer.page.getByText('Call has ended.').first().waitFor({ timeout: 5000 });
+    await customer.page.getByText('Loading video call...').waitFor({ state: 'detached' });
+    await customer.page.goto('/call-history');
+    await customer.page
+      .getByRole('listitem')
+      .filter({ hasText: SHOP })
+      .first()
+      .getByText('Declined')
+      .waitFor();
+    await customer.context.close();
+    await seller.context.close();
+  }, 60_000);
+
+  it('a hidden seller tab still rings (title changes); the caller closing the tab ends the call', async () => {
+    const seller = await sellerPage('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    const title = await seller.page.title();
+    // Emulate a background tab.
+    await seller.page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const customer = await customerPage();
+    await startCall(customer.page);
+    await incomingDialog(seller.page).waitFor({ timeout: 5000 });
+    await seller.page.waitForFunction(() => document.title === '📞 Incoming call — Nagai');
+
+    await customer.page.close({ runBeforeUnload: true });
+    await incomingDialog(seller.page).waitFor({ state: 'detached', timeout: 8000 });
+    await seller.page.waitForFunction((t) => document.title === t, title);
+    await customer.context.close();
+    await seller.context.close();
+  }, 60_000);
+
+  it('an unanswered call becomes missed after 30 s', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 5000 });
+    // The server expires the call 30 s after it started; both sides drop it on their next poll.
+    await dialog.waitFor({ state: 'detached', timeout: 40_000 });
+    await customer.page.getByText('Loading video call...').waitFor({ state: 'detached', timeout: 5000 });
+    await customer.page.goto('/call-history');
+    await customer.page.getByRole('listitem').filter({ hasText: SHOP }).first().getByText('Missed').waitFor();
+    await customer.context.close();
+    await seller.context.close();
+  }, 60_000);
+});
