@@ -1,0 +1,50 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  Cart,
+  CartAddInput,
+  CartChangeResponse,
+  CartRemoveInput,
+  CartUpdateInput,
+} from '../../../../api/contract/cart';
+import { api } from '../../lib/api-client';
+
+/**
+ * Query factories of the cart area. The key ['cart', 'list'] is also read by the checkout page (which keeps
+ * its own fetcher for the same call, as features do not import each other): keep the two in step.
+ */
+export const cartQueries = {
+  all: () => ['cart'] as const,
+  /** The signed-in customer's cart: lines with availability, total of available lines, total quantity. */
+  list: () =>
+    queryOptions({
+      queryKey: [...cartQueries.all(), 'list'] as const,
+      queryFn: ({ signal }) => api.get<Cart>('/_api/cart/list', undefined, { signal }),
+    }),
+};
+
+/** Adds a product to the cart (to its existing line when there is one); the cart refreshes. */
+export function useAddToCartMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CartAddInput) => api.post<CartChangeResponse>('/_api/cart/add', input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
+  });
+}
+
+/** Sets a line's quantity; the cart refreshes after every change (spec §4), failed or not. */
+export function useUpdateCartItemMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CartUpdateInput) => api.post<CartChangeResponse>('/_api/cart/update', input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
+  });
+}
+
+/** Removes a line; the cart refreshes. */
+export function useRemoveCartItemMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CartRemoveInput) => api.post<{ success: true }>('/_api/cart/remove', input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
+  });
+}

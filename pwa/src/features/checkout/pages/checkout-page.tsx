@@ -1,0 +1,382 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Banknote, CreditCard, Gem, Smartphone, Trash2 } from 'lucide-react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import type { User } from '../../../../../api/contract/accounts';
+import type { Cart, CartItem } from '../../../../../api/contract/cart';
+import { CheckoutSchema, type CheckoutData } from '../../../../../api/contract/checkout';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../../../../api/contract/constants';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Field } from '../../../components/ui/field';
+import { Input, Textarea } from '../../../components/ui/input';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { formatPrice } from '../../../lib/format';
+import { translateMessage } from '../../../lib/i18n';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { sessionQuery } from '../../accounts/api';
+import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../form-errors';
+import {
+  checkoutQueries,
+  newIdempotencyKey,
+  useCheckoutMutation,
+  useRemoveUnavailableMutation,
+} from '../api';
+
+type TextField = 'customerName' | 'customerPhone' | 'shippingAddress' | 'city' | 'state' | 'pinCode';
+type Values = Record<TextField, string> & { paymentMethod: PaymentMethod };
+
+const PAYMENT_ICONS: Record<PaymentMethod, ReactNode> = {
+  credit_card: <CreditCard aria-hidden="true" className="h-5 w-5" />,
+  google_pay: <Smartphone aria-hidden="true" className="h-5 w-5" />,
+  cash_on_delivery: <Banknote aria-hidden="true" className="h-5 w-5" />,
+};
+
+/**
+ * /checkout (spec §2): visitors go to the customer login and come back, other roles go home, an empty cart
+ * goes to the marketplace. The form and the order summary (one order per shop) share the page.
+ */
+export default function CheckoutPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('checkout.title'));
+  const session = useQuery(sessionQuery());
+  if (session.isPending) return <PageSpinner label={t('common.loading')} />;
+  const user = session.data;
+  if (!user) return <Navigate to="/customer/login?redirect=%2Fcheckout" replace />;
+  if (user.role !== 'customer') return <Navigate to="/" replace />;
+  return <CustomerCheckout user={user} />;
+}
+
+function CustomerCheckout({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const cart = useQuery(checkoutQueries.cart());
+  // After an order is placed the refreshed cart is empty: that must not send the customer to the marketplace.
+  const [placed, setPlaced] = useState(false);
+
+  if (cart.isPending) return <PageSpinner label={t('common.loading')} />;
+  if (cart.isError) {
+    return (
+      <div role="alert" className="mx-auto max-w-md px-4 py-12 text-center">
+        <h1 className="text-xl font-semibold text-ink">{t('checkout.cartLoadFailed')}</h1>
+        <p className="mt-2 text-muted">{translateMessage(errorMessage(cart.error))}</p>
+        <Button variant="outline" className="mt-4" onClick={() => void cart.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (cart.data.items.length === 0 && !placed) return <Navigate to="/marketplace" replace />;
+
+  return (
+    <div className="mx-auto max-w-6xl px-3 py-6 sm:px-4 md:py-10">
+      <h1 className="mb-6 text-2xl font-bold text-ink md:text-3xl">{t('checkout.title')}</h1>
+      <CheckoutForm user={user} cart={cart.data} onPlaced={() => setPlaced(true)} />
+    </div>
+  );
+}
+
+/** What identifies one checkout attempt: the cart's lines and the body sent. A change means a new key. */
+function attemptSignature(cart: Cart, input: CheckoutData): string {
+  const lines = cart.items.map((i) => `${i.cartItemId}:${i.productId}:${i.quantity}`).join(',');
+  return `${lines}|${JSON.stringify(input)}`;
+}
+
+function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlaced: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const checkout = useCheckoutMutation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const attempt = useRef<{ key: string; signature: string } | null>(null);
+  const [values, setValues] = useState<Values>(() => ({
+    customerName: user.displayName ?? '',
+    customerPhone: user.phone ?? '',
+    shippingAddress: '',
+    city: '',
+    state: '',
+    pinCode: '',
+    paymentMethod: 'credit_card',
+  }));
+  const [errors, setErrors] = useState<FieldErrors<TextField | 'paymentMethod'>>({});
+  const unavailable = cart.items.filter((i) => !i.available);
+
+  const setValue = (field: TextField, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  function focusFirstError() {
+    requestAnimationFrame(() => {
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    });
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (checkout.isPending || unavailable.length > 0) return;
+    const parsed = CheckoutSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      focusFirstError();
+      return;
+    }
+    const input = parsed.data;
+    // The same attempt (same cart, same details) keeps its key, so a retry after a lost answer is replayed
+    // by the server instead of placing a second order; anything different is a new attempt.
+    const signature = attemptSignature(cart, input);
+    if (!attempt.current || attempt.current.signature !== signature) {
+      attempt.current = { key: newIdempotencyKey(), signature };
+    }
+    checkout.mutate(
+      { input, idempotencyKey: attempt.current.key },
+      {
+        onSuccess: () => {
+          attempt.current = null;
+          onPlaced();
+          toast.success(t('messages.checkout.success'));
+          void queryClient.invalidateQueries({ queryKey: ['cart'] });
+          void queryClient.invalidateQueries({ queryKey: ['orders'] });
+          navigate('/orders');
+        },
+        onError: (err) => {
+          const fields = apiFieldErrors<TextField | 'paymentMethod'>(err);
+          if (Object.keys(fields).length > 0) {
+            setErrors(fields);
+            focusFirstError();
+          }
+          const raw = err instanceof ApiError || err instanceof Error ? err.message : '';
+          const message = raw ? translateMessage(raw) : t('messages.checkout.unknownError');
+          toast.error(t('messages.checkout.failed', { message }));
+          // A stock or availability refusal means the cart changed: show it as it is now.
+          void queryClient.invalidateQueries({ queryKey: ['cart'] });
+        },
+      },
+    );
+  }
+
+  const text = (field: TextField, opts: { autoComplete: string; inputMode?: 'tel' | 'numeric' }) => (
+    <Field label={t(`checkout.fields.${field}`)} error={errors[field]}>
+      {(control) => (
+        <Input
+          {...control}
+          name={field}
+          value={values[field]}
+          onChange={(e) => setValue(field, e.target.value)}
+          autoComplete={opts.autoComplete}
+          inputMode={opts.inputMode}
+          required
+          aria-required="true"
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <form
+      ref={formRef}
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]"
+    >
+      <div className="space-y-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>{t('checkout.shippingTitle')}</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-4 sm:grid-cols-2">
+            {text('customerName', { autoComplete: 'name' })}
+            {text('customerPhone', { autoComplete: 'tel', inputMode: 'tel' })}
+            <div className="sm:col-span-2">
+              <Field label={t('checkout.fields.shippingAddress')} error={errors.shippingAddress}>
+                {(control) => (
+                  <Textarea
+                    {...control}
+                    name="shippingAddress"
+                    value={values.shippingAddress}
+                    onChange={(e) => setValue('shippingAddress', e.target.value)}
+                    autoComplete="street-address"
+                    required
+                    aria-required="true"
+                  />
+                )}
+              </Field>
+            </div>
+            {text('city', { autoComplete: 'address-level2' })}
+            {text('state', { autoComplete: 'address-level1' })}
+            {text('pinCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>{t('checkout.paymentTitle')}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <fieldset>
+              <legend className="sr-only">{t('checkout.paymentTitle')}</legend>
+              <div className="grid gap-3">
+                {PAYMENT_METHODS.map((method) => (
+                  <label
+                    key={method}
+                    className={cn(
+                      'flex cursor-pointer items-center gap-3 rounded-lg border p-3 text-ink',
+                      'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600',
+                      values.paymentMethod === method
+                        ? 'border-brand-700 bg-brand-50'
+                        : 'border-stone-300 hover:bg-stone-50',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="paymentMethod"
+                      value={method}
+                      checked={values.paymentMethod === method}
+                      onChange={() => setValues((v) => ({ ...v, paymentMethod: method }))}
+                      className="h-4 w-4 accent-brand-700"
+                    />
+                    {PAYMENT_ICONS[method]}
+                    <span className="font-medium">{t(`checkout.payment.${method}`)}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <p
+              className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+              aria-live="polite"
+              data-testid="payment-note"
+            >
+              {values.paymentMethod === 'cash_on_delivery'
+                ? t('checkout.paymentNote.cash_on_delivery')
+                : t('checkout.paymentNote.online')}
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+
+      <OrderSummary cart={cart} submitting={checkout.isPending} blocked={unavailable.length > 0} />
+    </form>
+  );
+}
+
+interface ShopGroup {
+  key: string;
+  shopName: string;
+  items: CartItem[];
+}
+
+function groupByShop(items: CartItem[], unknownShop: string): ShopGroup[] {
+  const groups = new Map<string, ShopGroup>();
+  for (const item of items) {
+    const key = String(item.sellerId);
+    const group = groups.get(key) ?? { key, shopName: item.shopName ?? unknownShop, items: [] };
+    group.items.push(item);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+function OrderSummary({ cart, submitting, blocked }: { cart: Cart; submitting: boolean; blocked: boolean }) {
+  const { t } = useTranslation();
+  const groups = useMemo(() => groupByShop(cart.items, t('checkout.unknownShop')), [cart.items, t]);
+  const shopCount = groups.filter((g) => g.items.some((i) => i.available)).length;
+  return (
+    <Card className="h-fit lg:sticky lg:top-20">
+      <CardHeader>
+        <CardTitle>{t('checkout.summaryTitle')}</CardTitle>
+        {shopCount > 1 && (
+          <p className="text-sm text-muted">{t('checkout.ordersPerShop', { count: shopCount })}</p>
+        )}
+      </CardHeader>
+      <CardContent className="space-y-5">
+        {groups.map((group) => (
+          <section key={group.key} aria-label={group.shopName} data-testid="summary-shop">
+            <h3 className="mb-2 font-semibold text-brand-800">{group.shopName}</h3>
+            <ul className="space-y-3">
+              {group.items.map((item) => (
+                <SummaryLine key={item.cartItemId} item={item} />
+              ))}
+            </ul>
+          </section>
+        ))}
+        <dl className="space-y-1.5 border-t border-stone-200 pt-4 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-muted">{t('cart.subtotal')}</dt>
+            <dd className="font-medium text-ink">{formatPrice(cart.totalAmount, 'whole')}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-muted">{t('cart.shipping')}</dt>
+            <dd className="font-medium text-green-800">{t('common.shippingFree')}</dd>
+          </div>
+          <div className="flex justify-between border-t border-stone-200 pt-2 text-base">
+            <dt className="font-semibold text-ink">{t('cart.total')}</dt>
+            <dd className="font-semibold text-ink" data-testid="checkout-total">
+              {formatPrice(cart.totalAmount, 'whole')}
+            </dd>
+          </div>
+        </dl>
+        {blocked && (
+          <p role="alert" className="text-sm font-medium text-red-800">
+            {t('checkout.removeUnavailable')}
+          </p>
+        )}
+        <Button type="submit" size="lg" className="w-full" loading={submitting} disabled={blocked}>
+          {submitting ? t('checkout.placing') : t('checkout.placeOrder')}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function SummaryLine({ item }: { item: CartItem }) {
+  const { t } = useTranslation();
+  const remove = useRemoveUnavailableMutation();
+  return (
+    <li className="flex gap-3">
+      {item.imageUrl ? (
+        <img
+          src={item.imageUrl}
+          alt=""
+          className="h-14 w-14 shrink-0 rounded-md border border-stone-200 object-cover"
+        />
+      ) : (
+        <div
+          aria-hidden="true"
+          className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-brand-50 text-brand-700"
+        >
+          <Gem className="h-6 w-6" />
+        </div>
+      )}
+      <div className="min-w-0 flex-1 text-sm">
+        <p className="font-medium break-words text-ink">{item.productName}</p>
+        {item.available ? (
+          <p className="text-muted">
+            {t('checkout.lineQuantity', {
+              quantity: item.quantity,
+              price: formatPrice(item.price, 'whole', t('common.priceNotAvailable')),
+            })}
+          </p>
+        ) : (
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="font-medium text-red-800">{t('cart.unavailable')}</p>
+            <Button
+              variant="ghost"
+              size="sm"
+              loading={remove.isPending}
+              onClick={() => remove.mutate(item.cartItemId)}
+            >
+              <Trash2 aria-hidden="true" className="h-4 w-4" />
+              {t('cart.remove', { name: item.productName })}
+            </Button>
+          </div>
+        )}
+      </div>
+      {item.available && (
+        <p className="shrink-0 text-sm font-semibold text-ink">{formatPrice(item.lineTotal, 'whole')}</p>
+      )}
+    </li>
+  );
+}

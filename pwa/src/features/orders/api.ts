@@ -1,0 +1,77 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { LIMITS, type OrderStatus } from '../../../../api/contract/constants';
+import type {
+  CustomerOrderFilter,
+  Order,
+  OrdersPage,
+  OrderStatusUpdateResponse,
+  RateProductInput,
+  RateProductResponse,
+} from '../../../../api/contract/orders';
+import { api } from '../../lib/api-client';
+
+export interface OrderListFilters<S extends string> {
+  page: number;
+  /** undefined means all: the filter is sent only when it is not all (spec §5). */
+  status?: S;
+}
+
+/** Query factories of the orders area (TkDodo): keys live beside their fetchers. */
+export const orderQueries = {
+  all: () => ['orders'] as const,
+  /** The customer's orders, 20 per page (spec §9). */
+  customerList: (filters: OrderListFilters<CustomerOrderFilter>) =>
+    queryOptions({
+      queryKey: [...orderQueries.all(), 'customer', filters] as const,
+      queryFn: ({ signal }) =>
+        api.get<OrdersPage>(
+          '/_api/orders/customer',
+          { page: filters.page, pageSize: LIMITS.customerOrdersPageSize, status: filters.status },
+          { signal },
+        ),
+      placeholderData: keepPreviousData,
+      meta: { silentErrors: true },
+    }),
+  /** The seller's shop orders, 10 per page (spec §9). */
+  sellerList: (filters: OrderListFilters<OrderStatus>) =>
+    queryOptions({
+      queryKey: [...orderQueries.all(), 'seller', filters] as const,
+      queryFn: ({ signal }) =>
+        api.get<OrdersPage>(
+          '/_api/orders/seller',
+          { page: filters.page, pageSize: LIMITS.sellerOrdersPageSize, status: filters.status },
+          { signal },
+        ),
+      placeholderData: keepPreviousData,
+      meta: { silentErrors: true },
+    }),
+  /** One order with what its invoice needs. */
+  details: (orderId: number) =>
+    queryOptions({
+      queryKey: [...orderQueries.all(), 'details', orderId] as const,
+      queryFn: ({ signal }) =>
+        api.get<{ order: Order }>('/_api/order/details', { orderId }, { signal }).then((r) => r.order),
+      meta: { silentErrors: true },
+      retry: (count, err) => count < 1 && (err as { status?: number }).status !== 404,
+    }),
+};
+
+/** Moves an order along an allowed edge (the seller of that order only); lists and details refresh. */
+export function useUpdateOrderStatusMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { orderId: number; status: OrderStatus }) =>
+      api.post<OrderStatusUpdateResponse>('/_api/orders/update-status', input),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: orderQueries.all() }),
+  });
+}
+
+/** Rates one product of a delivered order, once; the order refreshes to show the rating. */
+export function useRateProductMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RateProductInput) => api.post<RateProductResponse>('/_api/orders/rate', input),
+    onSuccess: (_data, input) =>
+      queryClient.invalidateQueries({ queryKey: orderQueries.details(input.orderId).queryKey }),
+  });
+}

@@ -1,0 +1,37 @@
+import { useTranslation } from 'react-i18next';
+import { Skeleton } from '../../../components/ui/skeleton';
+
+/** Three skeleton order cards while a list loads (spec §9: 3 elsewhere). */
+export function OrderListSkeleton() {
+  const { t } = useTranslation();
+  return (
+    <div role="status" aria-label={t('common.loading')} className="space-y-4">
+      {Array.from({ length: 3 }, (_, i) => (
+        <div key={i} className="rounded-xl border border-stone-200 bg-white p-5" data-testid="order-skeleton">
+          <div className="flex justify-between">
+            <Skeleton className="h-5 w-40" />
+            <Skeleton className="h-5 w-20 rounded-full" />
+          </div>
+          <Skeleton className="mt-4 h-12 w-full" />
+          <Skeleton className="mt-3 h-4 w-32" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Payment method and state in plain words: nothing is ever shown as paid until a gateway says so. */
+export function PaymentLine({ method, status }: { method: string; status: string }) {
+  const { t } = useTranslation();
+  const state =
+    status === 'pending'
+      ? method === 'cash_on_delivery'
+        ? t('orders.paymentStatus.payOnDelivery')
+        : t('orders.paymentStatus.pending')
+      : t(`orders.paymentStatus.${status}`, { defaultValue: status });
+  return (
+    <span>
+      {t(`checkout.payment.${method}`, { defaultValue: method })} · {state}
+    </span>
+  );
+}

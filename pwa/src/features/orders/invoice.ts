@@ -1,0 +1,66 @@
+import { fromPaise, toPaise } from '../../../../api/contract/cart';
+import type { Order } from '../../../../api/contract/orders';
+
+/** The invoice figures of spec §9, as decimal strings, computed in integer paise (never with floats). */
+export interface InvoiceTotals {
+  /** Σ price × quantity. */
+  subtotal: string;
+  /** shippingCharges. */
+  shipping: string;
+  /** GST included in the prices: Σ product gstAmount × quantity. */
+  gst: string;
+  /** totalAmount as the server recorded it. */
+  total: string;
+}
+
+export function invoiceTotals(
+  order: Pick<Order, 'items' | 'shippingCharges' | 'totalAmount'>,
+): InvoiceTotals {
+  let subtotal = 0;
+  let gst = 0;
+  for (const item of order.items) {
+    subtotal += toPaise(item.price) * item.quantity;
+    // The GST recorded on the line at checkout; the product's current figure only if the line has none.
+    gst += toPaise(item.gstAmount ?? item.product.gstAmount ?? '0') * item.quantity;
+  }
+  return {
+    subtotal: fromPaise(subtotal),
+    shipping: fromPaise(toPaise(order.shippingCharges ?? '0')),
+    gst: fromPaise(gst),
+    total: fromPaise(toPaise(order.totalAmount)),
+  };
+}
+
+/** Order status badge styles of spec §4. */
+export const STATUS_BADGE = {
+  delivered: 'success',
+  completed: 'success',
+  cancelled: 'destructive',
+  failed: 'destructive',
+  pending: 'warning',
+  processing: 'warning',
+  shipped: 'default',
+  'in-progress': 'default',
+  confirmed: 'secondary',
+} as const;
+
+export type StatusBadgeVariant = (typeof STATUS_BADGE)[keyof typeof STATUS_BADGE] | 'outline';
+
+export function statusBadgeVariant(status: string): StatusBadgeVariant {
+  return (STATUS_BADGE as Record<string, StatusBadgeVariant>)[status] ?? 'outline';
+}
+
+/** Pages to show with one sibling around the current one (spec §9), gaps as null: 1 … 4 5 6 … 10. */
+export function pageItems(current: number, total: number): (number | null)[] {
+  if (total <= 1) return [1];
+  const pages = new Set([1, total, current - 1, current, current + 1]);
+  const sorted = [...pages].filter((p) => p >= 1 && p <= total).sort((a, b) => a - b);
+  const out: (number | null)[] = [];
+  for (const p of sorted) {
+    const prev = out[out.length - 1];
+    if (typeof prev === 'number' && p - prev === 2) out.push(prev + 1);
+    else if (typeof prev === 'number' && p - prev > 2) out.push(null);
+    out.push(p);
+  }
+  return out;
+}

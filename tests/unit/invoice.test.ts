@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { invoiceTotals, pageItems, statusBadgeVariant } from '../../pwa/src/features/orders/invoice';
+import { stockNoteKey } from '../../pwa/src/features/cart/stock-note';
+
+const item = (price: string, gstAmount: string, quantity: number) => ({
+  id: 1,
+  quantity,
+  price,
+  gstAmount,
+  lineTotal: '0',
+  product: { id: 1, name: 'Ring', images: [], gstAmount },
+  rating: null,
+  canRate: false,
+});
+
+describe('invoice totals (spec §9)', () => {
+  it('sums price × quantity and GST × quantity in paise, without float drift', () => {
+    const totals = invoiceTotals({
+      items: [item('0.10', '0.01', 3), item('1999.99', '305.08', 2), item('0.20', '0.03', 7)],
+      shippingCharges: '0.00',
+      totalAmount: '4001.68',
+    });
+    expect(totals).toEqual({ subtotal: '4001.68', gst: '610.40', shipping: '0.00', total: '4001.68' });
+  });
+  it('takes the total as the server recorded it', () => {
+    expect(invoiceTotals({ items: [], shippingCharges: '50', totalAmount: '50' }).total).toBe('50.00');
+  });
+});
+
+describe('status badges (spec §4)', () => {
+  it('maps each status to its style', () => {
+    expect(statusBadgeVariant('delivered')).toBe('success');
+    expect(statusBadgeVariant('completed')).toBe('success');
+    expect(statusBadgeVariant('cancelled')).toBe('destructive');
+    expect(statusBadgeVariant('pending')).toBe('warning');
+    expect(statusBadgeVariant('shipped')).toBe('default');
+    expect(statusBadgeVariant('in-progress')).toBe('default');
+    expect(statusBadgeVariant('confirmed')).toBe('secondary');
+    expect(statusBadgeVariant('anything')).toBe('outline');
+  });
+});
+
+describe('pagination with one sibling (spec §9)', () => {
+  it('shows first, last, the current page and one each side', () => {
+    expect(pageItems(1, 1)).toEqual([1]);
+    expect(pageItems(1, 3)).toEqual([1, 2, 3]);
+    expect(pageItems(5, 10)).toEqual([1, null, 4, 5, 6, null, 10]);
+    expect(pageItems(3, 10)).toEqual([1, 2, 3, 4, null, 10]);
+    expect(pageItems(10, 10)).toEqual([1, null, 9, 10]);
+  });
+});
+
+describe('cart stock note (spec §9)', () => {
+  it("says 'Only N in stock' at 5 or fewer, else 'N available', nothing when unlimited", () => {
+    expect(stockNoteKey(5)).toEqual({ key: 'cart.onlyInStock', n: 5 });
+    expect(stockNoteKey(1)).toEqual({ key: 'cart.onlyInStock', n: 1 });
+    expect(stockNoteKey(6)).toEqual({ key: 'cart.available', n: 6 });
+    expect(stockNoteKey(null)).toBeNull();
+  });
+});
