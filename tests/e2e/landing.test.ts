@@ -1,0 +1,103 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const SECTIONS = {
+  en: {
+    hero: 'Happy Customers',
+    categories: 'Shop by Category',
+    topSellers: 'Top Jewellers',
+    features: 'Why shop on Nagai',
+    how: 'How It Works',
+    pitch: 'Sell on Nagai',
+    promo: 'Gold Exchange',
+    footer: 'Contact',
+    stat: '500+',
+  },
+  ta: {
+    hero: 'மகிழ்ச்சியான வாடிக்கையாளர்கள்',
+    categories: 'வகை வாரியாக வாங்குங்கள்',
+    topSellers: 'சிறந்த நகைக்கடைகள்',
+    features: 'ஏன் நகை தளத்தில் வாங்க வேண்டும்',
+    how: 'எப்படி வேலை செய்கிறது',
+    pitch: 'நகை தளத்தில் விற்பனை செய்யுங்கள்',
+    promo: 'பழைய தங்கம் மாற்று',
+    footer: 'தொடர்புக்கு',
+    stat: '500+',
+  },
+} as const;
+
+async function checkSections(page: Page, lang: keyof typeof SECTIONS) {
+  const s = SECTIONS[lang];
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.getByText(s.hero).waitFor();
+  for (const name of [s.categories, s.topSellers, s.features, s.how, s.pitch, s.promo, s.footer]) {
+    await page.getByRole('heading', { name, exact: true }).waitFor();
+  }
+  await page.getByText(s.stat, { exact: true }).waitFor();
+  // Real stats from the API, and eight top sellers linking to their stores.
+  const stats = await page.locator('main dl').first().locator('dd').allTextContents();
+  expect(stats.every((v) => /^[\d,]+$/.test(v))).toBe(true);
+  const top = page.locator('section[aria-labelledby="top-sellers-heading"] article');
+  await top.first().waitFor();
+  expect(await top.count()).toBe(8);
+}
+
+describe('landing', () => {
+  it('renders every section in English, with header links and carousels a keyboard can drive', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    await checkSections(page, 'en');
+    const header = page.locator('header');
+    await header.getByRole('link', { name: 'Browse Marketplace' }).waitFor();
+    expect(await header.getByRole('link', { name: 'Login' }).getAttribute('href')).toContain(
+      '/customer/login',
+    );
+    await header.getByRole('button', { name: 'Categories' }).click();
+    await header.getByRole('link', { name: 'bangles' }).waitFor();
+    await expectAccessible(page, '/ (en)');
+    await page.keyboard.press('Escape');
+
+    // The category carousel moves by buttons; reduced motion means no autoplay button.
+    const track = page.locator('#category-track');
+    const before = await track.evaluate((el) => el.scrollLeft);
+    await page.getByRole('button', { name: 'Next' }).first().click();
+    await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBeGreaterThan(before);
+    expect(await page.getByRole('button', { name: 'Pause automatic scrolling' }).count()).toBe(0);
+    // A category tile leads to the filtered marketplace.
+    await page.getByRole('link', { name: /^earrings/ }).click();
+    await page.waitForURL(
+      (u) => u.pathname === '/marketplace' && u.searchParams.get('category') === 'earrings',
+    );
+    await context.close();
+  });
+
+  it('renders every section in Tamil', async () => {
+    const context = await newContext(browser);
+    await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
+    const page = await context.newPage();
+    await page.goto('/');
+    await checkSections(page, 'ta');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ta');
+    await expectAccessible(page, '/ (ta)');
+    await context.close();
+  });
+
+  it('fits a 360 px phone', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await page.goto('/');
+    await checkSections(page, 'en');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await expectAccessible(page, '/ at 360 px');
+    await context.close();
+  });
+});

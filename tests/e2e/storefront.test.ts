@@ -1,0 +1,45 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+describe('storefront', () => {
+  it('shows the shop, its details and 12 products a page, and the /sellers/{id} fallback', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/lakshmi-jewellers');
+    await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
+    const header = page.locator('main header');
+    await header.getByText(/^Seller ID: \d+$/).waitFor();
+    await header.getByText('Video Available').waitFor();
+    await header.getByText(/\d+ years? in business/).waitFor();
+    await header.getByText(/^Since \d{4}$/).waitFor();
+    expect(await header.textContent()).toMatch(/\d{6}/);
+    const cards = page.locator('main ul article');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBeLessThanOrEqual(12);
+    await expectAccessible(page, '/lakshmi-jewellers');
+
+    const sellerId = (await header.getByText(/^Seller ID/).textContent())!.replace(/\D/g, '');
+    await page.goto(`/sellers/${sellerId}`);
+    await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
+    await context.close();
+  });
+
+  it('says Store Not Found for an unknown slug', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/no-such-shop-anywhere');
+    await page.getByRole('heading', { level: 1, name: 'Store Not Found' }).waitFor();
+    await page
+      .getByText("We couldn't find a store with that name. Please check the URL and try again.")
+      .waitFor();
+    await expectAccessible(page, 'store not found');
+    await context.close();
+  });
+});
