@@ -44,7 +44,7 @@ export async function roleUsers(api: TestApi): Promise<Record<Exclude<Role, 'vis
 }
 
 /** A fresh session cookie value for a user, made the way the server makes one. */
-export async function newSession(api: TestApi, userId: number): Promise<string> {
+export async function newSession(api: Pick<TestApi, 'db'>, userId: number): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
   await api.db.knex('sessions').insert({
     id: crypto.createHash('sha256').update(token).digest('base64url'),
