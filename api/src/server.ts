@@ -34,6 +34,28 @@ async function main() {
     void handler(req, res);
   });
   server.keepAliveTimeout = 5000;
+  // Requests Node's parser refuses before the app runs (headers over 16 KB, malformed HTTP) still get the
+  // { error, code } shape every other failure has, instead of Node's bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
+    const [status, answer] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            '431 Request Header Fields Too Large',
+            { error: 'The request headers are too large.', code: 'headers_too_large' },
+          ]
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [
+              '408 Request Timeout',
+              { error: 'The request took too long to arrive.', code: 'request_timeout' },
+            ]
+          : ['400 Bad Request', { error: 'The request was malformed.', code: 'bad_request' }];
+    const body = JSON.stringify(answer);
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

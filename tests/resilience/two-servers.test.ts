@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -202,6 +203,28 @@ describe('two API processes on one PostgreSQL database', () => {
       .first()) as { n: string | number };
     expect(Number(sold.n)).toBe(STOCK);
     expect(await orderProblems(knex!)).toEqual([]);
+    expect(a!.child.exitCode).toBeNull();
+    expect(b!.child.exitCode).toBeNull();
+  });
+
+  it('requests Node refuses before the app (huge headers, malformed HTTP) still get { error, code }', async () => {
+    const long = await call(a!.url, 'GET', `/_api/products/list?q=${'x'.repeat(20_000)}`);
+    expect(long.status).toBe(431);
+    expect(long.body).toEqual({ error: 'The request headers are too large.', code: 'headers_too_large' });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const s = net.connect(Number(new URL(b!.url).port), '127.0.0.1', () => s.end('GARBAGE /\r\n\r\n'));
+      let text = '';
+      s.setEncoding('utf8');
+      s.on('data', (c: string) => (text += c));
+      s.on('end', () => resolve(text));
+      s.on('error', reject);
+      s.setTimeout(5000, () => s.destroy(new Error('timeout')));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'The request was malformed.',
+      code: 'bad_request',
+    });
     expect(a!.child.exitCode).toBeNull();
     expect(b!.child.exitCode).toBeNull();
   });
