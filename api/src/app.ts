@@ -25,7 +25,10 @@ import { videoFeature } from './features/video/routes';
 import { pushFeature } from './features/push/routes';
 
 /** Paths whose bodies may carry uploaded images (data URIs); everything else gets a small limit. */
-export const LARGE_BODY_PATHS: ReadonlySet<string> = new Set(['/_api/products/create', '/_api/products/update']);
+export const LARGE_BODY_PATHS: ReadonlySet<string> = new Set([
+  '/_api/products/create',
+  '/_api/products/update',
+]);
 export const SMALL_BODY_LIMIT = '100kb';
 export const LARGE_BODY_LIMIT = '25mb';
 
