@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_catalog_indexes';
 import * as m0003 from './migrations/0003_call_heartbeats';
 import * as m0004 from './migrations/0004_products_seller_index';
+import * as m0005 from './migrations/0005_search_vocabulary';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0002_catalog_indexes': m0002,
   '0003_call_heartbeats': m0003,
   '0004_products_seller_index': m0004,
+  '0005_search_vocabulary': m0005,
 };
 
 const source: Knex.MigrationSource<string> = {

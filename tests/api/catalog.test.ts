@@ -275,6 +275,10 @@ describe('GET /_api/products/list', () => {
     expect(await first('necklaces')).toBe(p.necklace.id);
     expect(await first('gld chain')).toBe(p.chain.id);
     expect(await first('ruby ring')).toBe(p.ring.id);
+    // Corrected against the vocabulary of product words: a swapped pair of letters, a dropped letter.
+    expect(await first('temple chian')).toBe(p.chain.id);
+    expect(await first('neckalce')).toBe(p.necklace.id);
+    expect(await first('anklte')).toBe(p.anklet.id);
     const none = await list('?query=xylophone');
     expect(none.body.products).toEqual([]);
     expect(none.body.pagination.totalProducts).toBe(0);
@@ -397,8 +401,17 @@ describe('GET /_api/search/suggestions', () => {
   it('matches misspellings and ranks the best match first', async () => {
     const res = await suggest('jumka');
     expect(res.body.products[0]?.id).toBe(p.jhumka.id);
+    expect((await suggest('jhumak')).body.products[0]?.id).toBe(p.jhumka.id);
     const shops = await suggest('kaveri jewls');
     expect(shops.body.sellers[0]?.sellerId).toBe(shopB.id);
+  });
+
+  it('learns the words of new and renamed products for correcting misspellings', async () => {
+    const db = api.db.knex;
+    const saaj = await buildProduct(db, shopA.id, { name: 'Vanki armlet', category: 'armlets' });
+    expect((await suggest('vnaki')).body.products.map((x) => x.id)).toContain(saaj.id);
+    await db('products').where({ id: saaj.id }).update({ name: 'Oddiyanam waist belt' });
+    expect((await suggest('odiyanam')).body.products.map((x) => x.id)).toContain(saaj.id);
   });
 
   it('matches categories by their displayed names, with spaces', async () => {

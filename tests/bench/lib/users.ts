@@ -42,6 +42,9 @@ export async function ensureVideoSellers(knex: Knex, count: number): Promise<num
        from u`,
       [hash, missing],
     );
+    // Fresh statistics and flushed GIN pending lists, or searches over shops plan against the old table.
+    await knex.raw('vacuum analyze users');
+    await knex.raw('vacuum analyze seller_profiles');
   }
   return (await knex('seller_profiles')
     .where({ is_approved: true, video_call_enabled: true })

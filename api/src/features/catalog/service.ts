@@ -24,7 +24,15 @@ import {
   type ProductRow,
   type SellerCardRow,
 } from './presenter';
-import { prepareSearch, productMatch, productRank, withSearchSettings, type SearchTerms } from './search';
+import {
+  correctWords,
+  prepareSearch,
+  productMatch,
+  productRank,
+  useOrderedScans,
+  withSearchSettings,
+  type SearchTerms,
+} from './search';
 import { CATALOG_MESSAGES } from '../../../contract/catalog';
 
 /** The product columns presentProduct expects; money is cast to text so pg and PGlite agree. */
@@ -192,7 +200,7 @@ async function listOn(
     q.material,
     q.minPrice,
     q.maxPrice,
-    terms?.text,
+    terms?.tsquery,
   ]);
   const { total, large } = await countProducts(db, filtered, key);
   const offset = (q.page - 1) * q.limit;
@@ -207,6 +215,8 @@ async function listOn(
   );
 
   let rows: ProductRow[] = [];
+  // Thousands of matches: walking the sort index finds a page after a few dozen rows (see withSearchSettings).
+  if (terms && large && !byRelevance && offset < total) await useOrderedScans(db);
   if (offset < total) {
     const ids = applyOrder(filtered().select('p.id'), order).limit(q.limit).offset(offset);
     rows = (await applyOrder(
@@ -233,10 +243,9 @@ async function listOn(
   };
 }
 
-// Trigram matching is for words full-text cannot find (misspellings, fragments). A correctly spelled common
-// word ('gold') matches thousands by full-text; adding trigram candidates then only costs a recheck of every
-// row sharing a trigram ('old', 'ld ') for nothing. So names are matched by similarity only when full-text
-// alone finds fewer than this many.
+// Misspellings are corrected against the vocabulary only when full-text alone finds fewer than this many: a
+// correctly spelt word ('gold') costs no lookup, and the search itself is full-text either way (a trigram
+// scan of 100k names took tens to hundreds of ms for common or misspelt words).
 const FTS_ENOUGH = 10;
 
 async function decideFuzzy(
@@ -244,7 +253,7 @@ async function decideFuzzy(
   base: () => Knex.QueryBuilder,
   terms: SearchTerms,
 ): Promise<SearchTerms> {
-  if (!terms.tsquery) return { ...terms, fuzzy: true };
+  if (!terms.tsquery) return terms;
   const [c] = (await db
     .from(
       base()
@@ -254,7 +263,7 @@ async function decideFuzzy(
         .as('f'),
     )
     .count({ count: '*' })) as { count: unknown }[];
-  return { ...terms, fuzzy: toNumber(c?.count) < FTS_ENOUGH };
+  return toNumber(c?.count) < FTS_ENOUGH ? correctWords(db, terms) : terms;
 }
 
 /** One product for a deep link; the owner and admins also see it while the shop awaits approval. */
