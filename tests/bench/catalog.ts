@@ -79,8 +79,13 @@ async function captureSql(path: string): Promise<{ sql: string; bindings: unknow
   const server = http.createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
-    await res.arrayBuffer();
+    // The second request is the one captured: the first fills the per-process cache of large totals, as
+    // it is filled for every request of the load phase, so the raw SQL is what a warm server runs.
+    for (let i = 0; i < 2; i++) {
+      captured.length = 0;
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+      await res.arrayBuffer();
+    }
   } finally {
     server.close();
     await knex.destroy();
