@@ -80,6 +80,7 @@ async function resolveImages(
   sources: string[],
   existing: ImageRow[],
   opts: ProductImageOptions,
+  ingested: string[],
 ): Promise<ImageRow[]> {
   const rows: ImageRow[] = [];
   const seen = new Set<string>();
@@ -95,6 +96,7 @@ async function resolveImages(
       throw badRequest(PRODUCT_MESSAGES.imageInvalid, 'invalid_image');
     else {
       const stored = await ingestImage(db, source, { allowPrivateUrls: opts.allowPrivateUrls });
+      ingested.push(stored.key);
       row = {
         media_key: stored.key,
         source_url: /^https?:/i.test(source) ? source : null,
@@ -141,6 +143,36 @@ async function writeImages(trx: Knex.Transaction, productId: number, images: Ima
 }
 
 /**
+ * Removes the renditions of images stored during a request that then failed (a later image was refused, or
+ * the product could not be saved), unless some product uses them: nothing is left behind by a refused upload.
+ */
+async function discardUnusedMedia(db: Knex, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  const used = new Set(
+    (await db('product_images').whereIn('media_key', keys).pluck('media_key')) as string[],
+  );
+  const unused = keys.filter((k) => !used.has(k));
+  if (!unused.length) return;
+  await db('media')
+    .whereIn(
+      'key',
+      unused.flatMap((k) => [`${k}-card.webp`, `${k}-detail.webp`]),
+    )
+    .delete();
+}
+
+/** Runs a product mutation and cleans up the images it stored if it fails. */
+async function withImageCleanup<T>(db: Knex, run: (ingested: string[]) => Promise<T>): Promise<T> {
+  const ingested: string[] = [];
+  try {
+    return await run(ingested);
+  } catch (err) {
+    await discardUnusedMedia(db, ingested).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
  * Creates a product in the caller's shop. A seller needs a shop profile (approved or not: a pending shop
  * prepares its catalogue, which the public sees once approved); the first image is the cover.
  */
@@ -154,20 +186,22 @@ export async function createProduct(
   if (!(await findProfileByUser(db, user.id)))
     throw forbidden(PRODUCT_MESSAGES.profileRequired, 'seller_profile_required');
   const { images, ...fields } = input;
-  const stored = await resolveImages(db, images, [], opts);
-  return db.transaction(async (trx) => {
-    const [row] = (await trx('products')
-      .insert({
-        seller_id: user.id,
-        ...toColumns(fields),
-        stock_quantity: fields.stockQuantity === undefined ? 1 : fields.stockQuantity,
-        is_custom_made: fields.isCustomMade ?? false,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')) as { id: number }[];
-    await writeImages(trx, row.id, stored);
-    return row.id;
+  return withImageCleanup(db, async (ingested) => {
+    const stored = await resolveImages(db, images, [], opts, ingested);
+    return db.transaction(async (trx) => {
+      const [row] = (await trx('products')
+        .insert({
+          seller_id: user.id,
+          ...toColumns(fields),
+          stock_quantity: fields.stockQuantity === undefined ? 1 : fields.stockQuantity,
+          is_custom_made: fields.isCustomMade ?? false,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')) as { id: number }[];
+      await writeImages(trx, row.id, stored);
+      return row.id;
+    });
   });
 }
 
@@ -189,21 +223,23 @@ export async function updateProduct(
   const { id, images, ...fields } = input;
   const product = (await ownedProduct(db, user, id).first('id')) as { id: number } | undefined;
   if (!product) throw productNotFound();
-  let stored: ImageRow[] | undefined;
-  if (images) {
-    const existing = (await db('product_images')
-      .where({ product_id: id })
-      .orderBy('position')
-      .select('media_key', 'source_url', 'card_url', 'detail_url', 'width', 'height')) as ImageRow[];
-    stored = await resolveImages(db, images, existing, opts);
-  }
-  await db.transaction(async (trx) => {
-    // Checked again inside the transaction: the product may have been deleted while images downloaded.
-    const [row] = (await ownedProduct(trx, user, id)
-      .update({ ...toColumns(fields), updated_at: now })
-      .returning('id')) as { id: number }[];
-    if (!row) throw productNotFound();
-    if (stored) await writeImages(trx, id, stored);
+  await withImageCleanup(db, async (ingested) => {
+    let stored: ImageRow[] | undefined;
+    if (images) {
+      const existing = (await db('product_images')
+        .where({ product_id: id })
+        .orderBy('position')
+        .select('media_key', 'source_url', 'card_url', 'detail_url', 'width', 'height')) as ImageRow[];
+      stored = await resolveImages(db, images, existing, opts, ingested);
+    }
+    await db.transaction(async (trx) => {
+      // Checked again inside the transaction: the product may have been deleted while images downloaded.
+      const [row] = (await ownedProduct(trx, user, id)
+        .update({ ...toColumns(fields), updated_at: now })
+        .returning('id')) as { id: number }[];
+      if (!row) throw productNotFound();
+      if (stored) await writeImages(trx, id, stored);
+    });
   });
   return id;
 }
