@@ -180,6 +180,7 @@ describe('marketplace', () => {
     await sheet.waitFor();
     await sheet.getByText('silver', { exact: true }).click();
     await page.waitForURL((u) => u.searchParams.get('material') === 'silver');
+    await settled(page);
     await expectAccessible(page, 'filter sheet');
     await sheet.getByRole('button', { name: /^Show \d+ results?$/ }).click();
     await sheet.waitFor({ state: 'detached' });

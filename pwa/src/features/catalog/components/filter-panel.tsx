@@ -1,66 +1,18 @@
-import * as Slider from '@radix-ui/react-slider';
-import { useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_MATERIALS, type ProductMaterial } from '../../../../../api/contract/constants';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
-import { formatPrice } from '../../../lib/format';
-import { PRICE_MAX, PRICE_MIN, PRICE_STEP, type MarketplaceFilters } from '../utils/marketplace-params';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { PRICE_MAX, PRICE_MIN, type MarketplaceFilters } from '../utils/marketplace-params';
+
+// The slider (Radix) loads after the page's first paint: it keeps the marketplace's first load small.
+const PriceRange = lazy(() => import('./price-range'));
 
 export interface FilterChange {
   material?: ProductMaterial | undefined;
   minPrice?: number | undefined;
   maxPrice?: number | undefined;
-}
-
-function PriceRange({
-  min,
-  max,
-  onCommit,
-}: {
-  min: number;
-  max: number;
-  onCommit: (min: number, max: number) => void;
-}) {
-  const { t } = useTranslation();
-  const [range, setRange] = useState<[number, number]>([min, max]);
-  const [synced, setSynced] = useState(`${min}-${max}`);
-  if (synced !== `${min}-${max}`) {
-    setSynced(`${min}-${max}`);
-    setRange([min, max]);
-  }
-  const label = (v: number) => formatPrice(v, 'whole');
-  return (
-    <fieldset className="space-y-3">
-      <legend className="text-sm font-semibold text-ink">{t('catalog.filters.price')}</legend>
-      <Slider.Root
-        className="relative flex h-6 w-full touch-none items-center select-none"
-        min={PRICE_MIN}
-        max={PRICE_MAX}
-        step={PRICE_STEP}
-        minStepsBetweenThumbs={0}
-        value={range}
-        onValueChange={(v) => setRange([v[0], v[1]])}
-        onValueCommit={(v) => onCommit(v[0], v[1])}
-      >
-        <Slider.Track className="relative h-1.5 grow rounded-full bg-stone-200">
-          <Slider.Range className="absolute h-full rounded-full bg-brand-700" />
-        </Slider.Track>
-        {(['min', 'max'] as const).map((which, i) => (
-          <Slider.Thumb
-            key={which}
-            aria-label={t(`catalog.filters.${which}Price`)}
-            aria-valuetext={label(range[i])}
-            className="block h-5 w-5 rounded-full border-2 border-brand-700 bg-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-          />
-        ))}
-      </Slider.Root>
-      <p className="flex justify-between text-sm text-ink" aria-hidden="true">
-        <span>{label(range[0])}</span>
-        <span>{label(range[1])}</span>
-      </p>
-    </fieldset>
-  );
 }
 
 /** Material and price filters; the same panel sits beside the grid on wide screens and in a sheet on phones. */
@@ -120,11 +72,13 @@ export function FilterPanel({
           })}
         </ul>
       </fieldset>
-      <PriceRange
-        min={filters.minPrice ?? PRICE_MIN}
-        max={filters.maxPrice ?? PRICE_MAX}
-        onCommit={(min, max) => onChange({ minPrice: min, maxPrice: max })}
-      />
+      <Suspense fallback={<Skeleton className="h-20 w-full" />}>
+        <PriceRange
+          min={filters.minPrice ?? PRICE_MIN}
+          max={filters.maxPrice ?? PRICE_MAX}
+          onCommit={(min, max) => onChange({ minPrice: min, maxPrice: max })}
+        />
+      </Suspense>
       {hasFilters && (
         <Button
           variant="outline"
