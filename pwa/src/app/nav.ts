@@ -13,7 +13,7 @@ export interface NavItem {
  * in routes.tsx, with its label in locales/en.json and locales/ta.json under header.nav.
  */
 export const NAV_BY_ROLE: Record<UserRole | 'visitor', readonly NavItem[]> = {
-  visitor: [{ to: '/marketplace', labelKey: 'header.nav.browse' }],
+  visitor: [{ to: '/marketplace', labelKey: 'header.nav.browseMarketplace' }],
   customer: [
     { to: '/marketplace', labelKey: 'header.nav.browse' },
     { to: '/orders', labelKey: 'header.nav.myOrders' },
@@ -26,9 +26,9 @@ export const NAV_BY_ROLE: Record<UserRole | 'visitor', readonly NavItem[]> = {
     { to: '/seller/orders', labelKey: 'header.nav.orders' },
     { to: '/seller/history', labelKey: 'header.nav.history' },
   ],
+  // The spec's /admin/products and /admin/reports show no content: only real pages get a link.
   admin: [
+    { to: '/admin/dashboard', labelKey: 'header.nav.dashboard' },
     { to: '/admin/sellers', labelKey: 'header.nav.sellers' },
-    { to: '/admin/products', labelKey: 'header.nav.products' },
-    { to: '/admin/reports', labelKey: 'header.nav.reports' },
   ],
 };
