@@ -1,6 +1,8 @@
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { errorMessage } from './api-client';
 import { i18n, translateMessage } from './i18n';
+import { assertOnline, isOnline } from './online';
+import { PERSIST_MAX_AGE_MS } from './query-persist';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -8,30 +10,47 @@ declare module '@tanstack/react-query' {
       /** Skip the global toast when a background refetch fails (the page shows its own state). */
       silentErrors?: boolean;
     };
+    mutationMeta: {
+      /** The mutation does useful local work offline (e.g. logout), so the offline guard lets it run. */
+      offlineAllowed?: boolean;
+    };
   }
 }
 
 /** Global defaults of the spec (§7): fresh for 60 s, one retry, no refetch on focus or reconnect. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client = new QueryClient({
     queryCache: new QueryCache({
       // A first load shows its error in the page; a failed background refetch of data on screen gets a toast.
       onError: (error, query) => {
-        if (query.state.data === undefined || query.meta?.silentErrors) return;
+        // Offline, the banner already says why nothing refreshes.
+        if (query.state.data === undefined || query.meta?.silentErrors || !isOnline()) return;
         const text = i18n.t('errors.refreshFailed', { message: translateMessage(errorMessage(error)) });
         // sonner loads on demand: it stays out of the first page load.
         void import('sonner').then(({ toast }) => toast.error(text));
+      },
+    }),
+    // Offline, a mutation fails at once with 'You are offline…' (never pauses silently); the form keeps its input.
+    mutationCache: new MutationCache({
+      onMutate: (_variables, mutation) => {
+        if (!mutation.meta?.offlineAllowed) assertOnline();
       },
     }),
     defaultOptions: {
       queries: {
         staleTime: 60_000,
         gcTime: 30_000,
-        retry: 1,
+        // One retry online; offline the first failure is final (the service worker already tried its cache).
+        retry: (failureCount) => failureCount < 1 && isOnline(),
         refetchOnWindowFocus: false,
         refetchOnReconnect: false,
+        // Fetch even when the browser says offline: the service worker answers catalogue reads from its cache.
+        networkMode: 'offlineFirst',
       },
-      mutations: { retry: 0 },
+      mutations: { retry: 0, networkMode: 'always' },
     },
   });
+  // Catalogue queries live as long as their persisted copy, so what was browsed survives a reload offline.
+  client.setQueryDefaults(['catalog'], { gcTime: PERSIST_MAX_AGE_MS });
+  return client;
 }

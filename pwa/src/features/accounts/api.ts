@@ -7,6 +7,7 @@ import type {
   User,
 } from '../../../../api/contract/accounts';
 import { api } from '../../lib/api-client';
+import { clearPersistedQueries } from '../../lib/query-persist';
 
 interface UserResponse {
   user: User;
@@ -67,13 +68,16 @@ export function useRegisterMutation() {
   });
 }
 
-/** Clears the session locally first (spec §4), then tells the server. */
+/** Clears the session locally first (spec §4), then tells the server; works offline for the local part. */
 export function useLogoutMutation() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { offlineAllowed: true },
     mutationFn: async () => {
       setSessionUser(queryClient, null);
       clearUserData(queryClient);
+      // Nothing browsed before logging out survives it: persisted catalogue and the worker's copy.
+      await clearPersistedQueries();
       return api.post<{ success: boolean }>('/_api/auth/logout', {});
     },
   });
