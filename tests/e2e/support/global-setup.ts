@@ -31,6 +31,8 @@ export default async function setup(project: TestProject) {
     NODE_ENV: 'production',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     CALL_RING_TIMEOUT_MS: process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000',
+    // The seller test adds a product image by URL from a server on this machine.
+    MEDIA_ALLOW_PRIVATE_URLS: 'true',
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {

@@ -1,4 +1,16 @@
+import { lazy } from 'react';
 import type { AppRoute } from '../../app/routes';
 
 /** The admin area's pages: one lazy entry each, added when the page is real. */
-export const adminRoutes: readonly AppRoute[] = [];
+export const adminRoutes: readonly AppRoute[] = [
+  {
+    path: '/admin/dashboard',
+    access: ['admin'],
+    Page: lazy(() => import('./pages/admin-dashboard-page')),
+  },
+  {
+    path: '/admin/sellers',
+    access: ['admin'],
+    Page: lazy(() => import('./pages/admin-sellers-page')),
+  },
+];

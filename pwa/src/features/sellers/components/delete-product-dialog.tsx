@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { Product } from '../../../../../api/contract/catalog';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/i18n';
+import { useDeleteProductMutation } from '../api';
+
+/** Asks the spec's question before deleting; orders that include the product stay intact (soft delete). */
+export function DeleteProductDialog({
+  product,
+  onOpenChange,
+}: {
+  product: Product | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useDeleteProductMutation();
+
+  const onConfirm = () => {
+    if (!product) return;
+    remove.mutate(product.id, {
+      onSuccess: () => {
+        toast.success(t('seller.products.deleted', { name: product.name }));
+        onOpenChange(false);
+      },
+      onError: (err) =>
+        toast.error(t('seller.products.deleteFailed'), { description: translateMessage(errorMessage(err)) }),
+    });
+  };
+
+  return (
+    <Dialog open={product !== null} onOpenChange={(open) => !remove.isPending && onOpenChange(open)}>
+      <DialogContent closeLabel={t('common.close')} role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>{t('seller.products.deleteTitle', { name: product?.name ?? '' })}</DialogTitle>
+          <DialogDescription>{t('seller.products.deleteConfirm')}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={remove.isPending}>
+              {t('common.cancel')}
+            </Button>
+          </DialogClose>
+          <Button variant="destructive" loading={remove.isPending} onClick={onConfirm}>
+            {remove.isPending ? t('seller.products.deleting') : t('seller.products.delete')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,385 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { Product } from '../../../../../api/contract/catalog';
+import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../../../../api/contract/constants';
+import {
+  ProductCreateSchema,
+  ProductUpdateSchema,
+  type ProductCreateInput,
+  type ProductUpdateInput,
+} from '../../../../../api/contract/products';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { Input, Textarea } from '../../../components/ui/input';
+import { errorMessage } from '../../../lib/api-client';
+import { formatCategory } from '../../../lib/format';
+import { translateMessage } from '../../../lib/i18n';
+import { useCreateProductMutation, useUpdateProductMutation } from '../api';
+import { apiFieldErrors, focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
+import { ImageEditor } from './image-editor';
+import { ListEditor } from './list-editor';
+import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from './sheet';
+
+/** Text-like product fields as the form holds them (strings; blank means "not given"). */
+const TEXT_FIELDS = [
+  'name',
+  'description',
+  'price',
+  'category',
+  'material',
+  'stockQuantity',
+  'sku',
+  'width',
+  'height',
+  'size',
+  'purity',
+  'weight',
+  'diamondsTotalCount',
+  'diamondsType',
+  'diamondsTotalWeight',
+  'gemstoneTotalCount',
+  'gemstoneType',
+  'makingCharges',
+  'stoneCharges',
+  'discountAmount',
+  'gstAmount',
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade';
+
+interface ProductValues extends Record<TextField, string> {
+  images: string[];
+  sizeAvailable: string[];
+  isCustomMade: boolean;
+}
+
+/** Spec §3: a new product defaults to price 0 and stock 1. */
+const NEW_PRODUCT: ProductValues = {
+  ...(Object.fromEntries(TEXT_FIELDS.map((f) => [f, ''])) as Record<TextField, string>),
+  price: '0',
+  stockQuantity: '1',
+  images: [],
+  sizeAvailable: [],
+  isCustomMade: false,
+};
+
+function valuesOf(product: Product): ProductValues {
+  const values = { ...NEW_PRODUCT };
+  for (const f of TEXT_FIELDS) {
+    const v = product[f];
+    values[f] = v === null || v === undefined ? '' : String(v);
+  }
+  values.images = product.images.map((i) => i.url);
+  values.sizeAvailable = [...product.sizeAvailable];
+  values.isCustomMade = product.isCustomMade;
+  return values;
+}
+
+const REQUIRED_ON_UPDATE = new Set<TextField>(['name', 'description', 'price', 'category', 'material']);
+
+/** A new product's body: only the fields given (the create schema is strict). */
+function createBody(values: ProductValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of TEXT_FIELDS) {
+    const v = values[f].trim();
+    if (v !== '' || REQUIRED_ON_UPDATE.has(f)) body[f] = v;
+  }
+  body.images = values.images;
+  if (values.sizeAvailable.length > 0) body.sizeAvailable = values.sizeAvailable;
+  body.isCustomMade = values.isCustomMade;
+  return body;
+}
+
+/** An edit's body: the id and the fields that changed; a cleared optional field is sent as null. */
+function updateBody(id: number, before: ProductValues, after: ProductValues): Record<string, unknown> {
+  const body: Record<string, unknown> = { id };
+  for (const f of TEXT_FIELDS) {
+    const v = after[f].trim();
+    if (v === before[f].trim()) continue;
+    body[f] = v === '' && !REQUIRED_ON_UPDATE.has(f) ? null : v;
+  }
+  if (after.images.join('\n') !== before.images.join('\n')) body.images = after.images;
+  if (after.sizeAvailable.join('\n') !== before.sizeAvailable.join('\n'))
+    body.sizeAvailable = after.sizeAvailable;
+  if (after.isCustomMade !== before.isCustomMade) body.isCustomMade = after.isCustomMade;
+  return body;
+}
+
+/** The add and edit sheet: every product field of spec §3 with the rules of §5. */
+export function ProductSheet({
+  open,
+  onOpenChange,
+  product,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The product to edit; absent to add a new one. */
+  product?: Product;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent closeLabel={t('common.close')} aria-describedby="product-sheet-description">
+        <div className="border-b border-stone-200 px-5 py-4 pr-14 sm:px-6">
+          <SheetTitle className="text-xl font-semibold text-ink">
+            {product ? t('seller.products.editTitle') : t('seller.products.addTitle')}
+          </SheetTitle>
+          <SheetDescription id="product-sheet-description" className="text-sm text-muted">
+            {product ? t('seller.products.editDescription') : t('seller.products.addDescription')}
+          </SheetDescription>
+        </div>
+        {/* Mounted while open: each opening starts from the product (or the defaults). */}
+        <ProductForm key={product?.id ?? 'new'} product={product} onDone={() => onOpenChange(false)} />
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+function ProductForm({ product, onDone }: { product?: Product; onDone: () => void }) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const create = useCreateProductMutation(setProgress);
+  const update = useUpdateProductMutation(setProgress);
+  const [initial] = useState(() => (product ? valuesOf(product) : NEW_PRODUCT));
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors<FormField>>({});
+  const saving = create.isPending || update.isPending;
+
+  const set = <K extends FormField>(field: K, value: ProductValues[K]) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    let input: ProductCreateInput | ProductUpdateInput;
+    if (product) {
+      const body = updateBody(product.id, initial, values);
+      if (Object.keys(body).length === 1) {
+        toast.info(t('seller.products.noChanges'));
+        onDone();
+        return;
+      }
+      const parsed = ProductUpdateSchema.safeParse(body);
+      if (!parsed.success) return showErrors(zodFieldErrors<FormField>(parsed.error));
+      input = parsed.data;
+    } else {
+      const parsed = ProductCreateSchema.safeParse(createBody(values));
+      if (!parsed.success) return showErrors(zodFieldErrors<FormField>(parsed.error));
+      input = parsed.data;
+    }
+    setProgress(0);
+    try {
+      const { product: saved } = product
+        ? await update.mutateAsync(input as ProductUpdateInput)
+        : await create.mutateAsync(input as ProductCreateInput);
+      toast.success(t(product ? 'seller.products.updated' : 'seller.products.created', { name: saved.name }));
+      onDone();
+    } catch (err) {
+      // The sheet stays open with everything typed; the toast and the fields say what to fix.
+      showErrors(apiFieldErrors<FormField>(err));
+      toast.error(t(product ? 'seller.products.updateFailed' : 'seller.products.createFailed'), {
+        description: translateMessage(errorMessage(err)),
+      });
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  function showErrors(next: FieldErrors<FormField>) {
+    setErrors(next);
+    focusFirstInvalid(formRef.current);
+  }
+
+  const text = (
+    field: TextField,
+    opts: { optional?: boolean; unit?: string; inputMode?: 'decimal' | 'numeric'; hint?: string } = {},
+  ) => {
+    const base = t(`seller.productForm.${field}`);
+    const withUnit = opts.unit ? `${base} (${opts.unit})` : base;
+    const label = opts.optional ? `${withUnit} – ${t('common.optional')}` : withUnit;
+    return (
+      <Field label={label} error={errors[field]} hint={opts.hint}>
+        {(control) => (
+          <Input
+            {...control}
+            name={field}
+            inputMode={opts.inputMode}
+            autoComplete="off"
+            value={values[field]}
+            onChange={(e) => set(field, e.target.value)}
+          />
+        )}
+      </Field>
+    );
+  };
+
+  const select = (field: 'category' | 'material', options: readonly string[]) => (
+    <Field label={t(`seller.productForm.${field}`)} error={errors[field]}>
+      {(control) => (
+        <select
+          {...control}
+          name={field}
+          value={values[field]}
+          onChange={(e) => set(field, e.target.value)}
+          className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink capitalize focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40 aria-[invalid=true]:border-red-700"
+        >
+          <option value="">{t(`seller.productForm.choose.${field}`)}</option>
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {formatCategory(o)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+
+  const section = (title: string, children: ReactNode) => (
+    <fieldset className="space-y-4">
+      <legend className="mb-2 text-base font-semibold text-brand-800">{title}</legend>
+      <div className="grid gap-4 sm:grid-cols-2">{children}</div>
+    </fieldset>
+  );
+
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col">
+      <div className="min-h-0 flex-1 space-y-8 overflow-y-auto px-5 py-5 sm:px-6">
+        <fieldset disabled={saving} className="space-y-8">
+          {section(
+            t('seller.productForm.sections.basics'),
+            <>
+              <div className="sm:col-span-2">{text('name')}</div>
+              <div className="sm:col-span-2">
+                <Field label={t('seller.productForm.description')} error={errors.description}>
+                  {(control) => (
+                    <Textarea
+                      {...control}
+                      name="description"
+                      rows={4}
+                      value={values.description}
+                      onChange={(e) => set('description', e.target.value)}
+                    />
+                  )}
+                </Field>
+              </div>
+              {text('price', { unit: '₹', inputMode: 'decimal' })}
+              {text('stockQuantity', { optional: true, inputMode: 'numeric' })}
+              {select('category', PRODUCT_CATEGORIES)}
+              {select('material', PRODUCT_MATERIALS)}
+              {text('sku', { optional: true })}
+              <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium text-ink">
+                <input
+                  type="checkbox"
+                  name="isCustomMade"
+                  checked={values.isCustomMade}
+                  onChange={(e) => set('isCustomMade', e.target.checked)}
+                  className="h-4 w-4 accent-brand-700"
+                />
+                {t('seller.productForm.isCustomMade')}
+              </label>
+            </>,
+          )}
+        </fieldset>
+
+        <ImageEditor
+          images={values.images}
+          onChange={(update) => {
+            setValues((v) => ({ ...v, images: update(v.images) }));
+            setErrors((e) => ({ ...e, images: undefined }));
+          }}
+          error={errors.images}
+          disabled={saving}
+        />
+
+        <fieldset disabled={saving} className="space-y-8">
+          {section(
+            t('seller.productForm.sections.details'),
+            <>
+              {text('purity', { optional: true, hint: t('seller.productForm.purityHint') })}
+              {text('weight', { optional: true, unit: 'g', inputMode: 'decimal' })}
+              {text('width', { optional: true, unit: 'mm', inputMode: 'decimal' })}
+              {text('height', { optional: true, unit: 'mm', inputMode: 'decimal' })}
+              {text('size', { optional: true })}
+              <div className="sm:col-span-2">
+                <ListEditor
+                  label={`${t('seller.productForm.sizeAvailable')} – ${t('common.optional')}`}
+                  hint={t('seller.productForm.sizeAvailableHint')}
+                  addLabel={t('seller.productForm.addSize')}
+                  removeLabel={(name) => t('seller.productForm.removeSize', { name })}
+                  value={values.sizeAvailable}
+                  onChange={(next) => set('sizeAvailable', next)}
+                  max={30}
+                  maxLength={50}
+                  error={errors.sizeAvailable}
+                  disabled={saving}
+                />
+              </div>
+            </>,
+          )}
+          {section(
+            t('seller.productForm.sections.stones'),
+            <>
+              {text('diamondsTotalCount', { optional: true, inputMode: 'numeric' })}
+              {text('diamondsType', { optional: true })}
+              {text('diamondsTotalWeight', { optional: true, unit: 'ct', inputMode: 'decimal' })}
+              {text('gemstoneTotalCount', { optional: true, inputMode: 'numeric' })}
+              {text('gemstoneType', { optional: true })}
+            </>,
+          )}
+          {section(
+            t('seller.productForm.sections.charges'),
+            <>
+              {text('makingCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {text('stoneCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {text('discountAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {text('gstAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
+            </>,
+          )}
+        </fieldset>
+      </div>
+
+      <div className="space-y-3 border-t border-stone-200 bg-white px-5 py-4 sm:px-6">
+        {progress !== null && (
+          <div className="space-y-1">
+            <p className="text-sm text-muted" aria-live="polite">
+              {progress < 1
+                ? t('seller.products.uploading', { percent: Math.round(progress * 100) })
+                : t('seller.products.processing')}
+            </p>
+            <div
+              role="progressbar"
+              aria-label={t('seller.products.uploadProgress')}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(progress * 100)}
+              className="h-1.5 w-full overflow-hidden rounded-full bg-stone-200"
+            >
+              <div
+                className="h-full bg-brand-700 transition-all"
+                style={{ width: `${Math.round(progress * 100)}%` }}
+              />
+            </div>
+          </div>
+        )}
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <SheetClose asChild>
+            <Button variant="outline" disabled={saving}>
+              {t('common.cancel')}
+            </Button>
+          </SheetClose>
+          <Button type="submit" loading={saving}>
+            {saving
+              ? t('seller.products.saving')
+              : product
+                ? t('seller.products.saveChanges')
+                : t('seller.products.create')}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}
