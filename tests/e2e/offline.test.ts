@@ -1,0 +1,118 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+const STORE = 'lakshmi-jewellers';
+const OFFLINE = 'You are offline. Showing what you viewed before.';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const firstCardName = async (page: Page) => {
+  const heading = page.locator('main article h3').first();
+  await heading.waitFor();
+  return (await heading.textContent())!.trim();
+};
+
+describe('offline browsing', () => {
+  it('after one online visit, the marketplace, a storefront and a product dialog open offline', async () => {
+    const context = await newContext(browser);
+    await signInViaApi(context, DEMO_ACCOUNTS.customer);
+    const page = await context.newPage();
+
+    // One online visit, with the service worker in control (it registers on the first load).
+    await page.goto('/marketplace');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const marketName = await firstCardName(page);
+
+    const store = (await (await page.request.get(`/_api/seller/store?slug=${STORE}`)).json()) as {
+      sellerProfile: { shopName: string };
+      productsData: { products: { id: number; name: string }[] };
+    };
+    const shopName = store.sellerProfile.shopName;
+    const product = store.productsData.products[0];
+    await page.goto(`/${STORE}`);
+    await page.getByRole('heading', { level: 1, name: shopName }).waitFor();
+    await page.goto(`/${STORE}?product=${product.id}`);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: product.name }).waitFor();
+    await page.waitForLoadState('networkidle');
+
+    // Offline: the banner says so, and adding to cart says clearly why it cannot.
+    await context.setOffline(true);
+    // (The open dialog hides the rest of the page from the accessibility tree, so look for the text.)
+    const banner = page.getByText(OFFLINE);
+    await banner.waitFor();
+    await dialog.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByText('You are offline. Connect to the internet and try again.').first().waitFor();
+    await expectAccessible(page, 'offline product dialog');
+
+    // Reloads come from the service worker and the persisted catalogue.
+    const res = await page.reload();
+    expect(res?.fromServiceWorker()).toBe(true);
+    await page.getByRole('dialog').getByRole('heading', { name: product.name }).waitFor();
+    await banner.waitFor();
+
+    await page.goto(`/${STORE}`);
+    await page.getByRole('heading', { level: 1, name: shopName }).waitFor();
+    await page.getByText(product.name).first().waitFor();
+
+    await page.goto('/marketplace');
+    expect(await firstCardName(page)).toBe(marketName);
+    await page.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+    const persisted = await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '');
+    expect(persisted).toContain('"catalog"');
+    // Personal data is never persisted.
+    expect(persisted).not.toContain('"accounts"');
+    expect(persisted).not.toContain('"cart"');
+
+    // Back online: a short confirmation, then the banner goes away.
+    await context.setOffline(false);
+    await page.getByRole('status').filter({ hasText: 'You are back online.' }).waitFor();
+    await page.getByText('You are back online.').waitFor({ state: 'detached', timeout: 6000 });
+    expect(await page.getByText(OFFLINE).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the offline banner in Tamil, on a phone', async () => {
+    const context = await newContext(browser, { mobile: true });
+    await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
+    const page = await context.newPage();
+    await page.goto('/marketplace');
+    await page.waitForFunction(() => document.documentElement.lang === 'ta');
+    await context.setOffline(true);
+    await page.getByText('இணைய இணைப்பு இல்லை. நீங்கள் முன்பு பார்த்தவை காட்டப்படுகின்றன.').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await expectAccessible(page, 'offline banner (ta, 360 px)');
+    await context.setOffline(false);
+    await context.close();
+  });
+
+  it('logging out forgets the persisted catalogue', async () => {
+    const context = await newContext(browser);
+    await signInViaApi(context, DEMO_ACCOUNTS.customer);
+    const page = await context.newPage();
+    await page.goto('/marketplace');
+    await firstCardName(page);
+    await page.waitForFunction(() => (localStorage.getItem('nagai-query-cache') ?? '').includes('"catalog"'));
+    // Log out from a page that shows no catalogue (one that does would fetch it again, as a visitor).
+    await page.goto('/orders');
+    expect(await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '')).toContain('"catalog"');
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL((u) => u.pathname !== '/orders');
+    await page.waitForTimeout(1200); // past the persister's throttle
+    const persisted = await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '');
+    expect(persisted).not.toContain('"catalog"');
+    await context.close();
+  });
+});
