@@ -144,7 +144,7 @@ export default function PushOptIn() {
         disabled={disabled}
         onClick={() => toggle.mutate(!checked)}
         className={cn(
-          'relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition-colors',
+          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors',
           'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
           'disabled:cursor-not-allowed disabled:opacity-60',
           checked ? 'bg-brand-700' : 'bg-stone-500',
@@ -154,7 +154,7 @@ export default function PushOptIn() {
           aria-hidden="true"
           className={cn(
             'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform',
-            checked ? 'translate-x-6' : 'translate-x-1',
+            checked ? 'translate-x-[1.375rem]' : 'translate-x-0.5',
           )}
         />
       </button>
