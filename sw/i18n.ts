@@ -1,5 +1,9 @@
-import en from '../locales/en.json';
-import ta from '../locales/ta.json';
+// Named imports of the one section the worker needs, so the bundler leaves the rest of the locales out.
+import { push as enPush } from '../locales/en.json';
+import { push as taPush } from '../locales/ta.json';
+
+const en = { push: enPush };
+const ta = { push: taPush };
 
 export type SwLocale = 'en' | 'ta';
 
