@@ -2,9 +2,10 @@ import type { Context, Next } from 'koa';
 import helmet from 'koa-helmet';
 import { AppError } from './errors';
 
-/** Security headers: a CSP with no inline script, nosniff, frame-ancestors none, a strict referrer policy. */
-export function securityHeaders(opts: { https: boolean; extraConnectSrc?: string[] }) {
-  return helmet({
+type HelmetOptions = Parameters<typeof helmet>[0];
+
+function helmetOptions(opts: { https: boolean; extraConnectSrc?: string[] }): HelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -28,7 +29,45 @@ export function securityHeaders(opts: { https: boolean; extraConnectSrc?: string
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  };
+}
+
+/** The headers helmet writes for these options, captured once (every directive is static: no nonces). */
+export function staticSecurityHeaders(opts: { https: boolean; extraConnectSrc?: string[] }): {
+  set: [string, string][];
+  remove: string[];
+} {
+  const set: [string, string][] = [];
+  const remove: string[] = [];
+  const res = {
+    setHeader(name: string, value: unknown) {
+      set.push([name, String(value)]);
+    },
+    removeHeader(name: string) {
+      remove.push(name);
+    },
+  };
+  // helmet's middleware writes its headers synchronously; the promise koa-helmet wraps it in is not needed.
+  void helmet(helmetOptions(opts))({ req: {}, res } as unknown as Context, () => Promise.resolve());
+  if (!set.some(([name]) => name === 'Content-Security-Policy')) {
+    throw new Error('helmet did not write its headers synchronously; security headers cannot be precomputed');
+  }
+  return { set, remove };
+}
+
+/**
+ * Security headers: a CSP with no inline script, nosniff, frame-ancestors none, a strict referrer policy.
+ * Computed by helmet once at start-up and replayed on every response: helmet's per-request work (a
+ * promise and a chain of thirteen middleware calls) was a visible share of a 1,250 req/s poll.
+ */
+export function securityHeaders(opts: { https: boolean; extraConnectSrc?: string[] }) {
+  const { set, remove } = staticSecurityHeaders(opts);
+  return function securityHeaders(ctx: Context, next: Next) {
+    const res = ctx.res;
+    for (let i = 0; i < set.length; i++) res.setHeader(set[i][0], set[i][1]);
+    for (let i = 0; i < remove.length; i++) res.removeHeader(remove[i]);
+    return next();
+  };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
