@@ -32,6 +32,23 @@ export const LARGE_BODY_PATHS: ReadonlySet<string> = new Set([
 export const SMALL_BODY_LIMIT = '100kb';
 export const LARGE_BODY_LIMIT = '25mb';
 
+/** The methods @koa/bodyparser parses; for any other it only calls next(), so it is not entered at all. */
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Serialises a JSON body once. Koa's length getter (which compress reads for its threshold) stringifies an
+ * object body to measure it, and Koa stringifies it again to send it: every JSON answer was serialised
+ * twice. A string body with the Content-Type the object already set sends the same bytes.
+ */
+async function serializeJsonOnce(ctx: Koa.Context, next: Koa.Next) {
+  await next();
+  const body: unknown = ctx.body;
+  if (body !== null && typeof body === 'object') {
+    const proto = Object.getPrototypeOf(body) as unknown;
+    if (Array.isArray(body) || proto === Object.prototype || proto === null) ctx.body = JSON.stringify(body);
+  }
+}
+
 /** A feature registers its routes (and optional background jobs) here. */
 export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;
 
@@ -114,12 +131,19 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     }),
   );
   app.use(compress({ threshold: 1024 }));
+  app.use(serializeJsonOnce);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/_api/')) ctx.set('Cache-Control', 'no-store');
     return next();
   });
   app.use(csrfGuard({ publicOrigin: opts.config.publicOrigin }));
-  app.use((ctx, next) => (LARGE_BODY_PATHS.has(ctx.path) ? largeBody(ctx, next) : smallBody(ctx, next)));
+  app.use((ctx, next) =>
+    !BODY_METHODS.has(ctx.method)
+      ? next()
+      : LARGE_BODY_PATHS.has(ctx.path)
+        ? largeBody(ctx, next)
+        : smallBody(ctx, next),
+  );
   app.use(sessionMiddleware());
   app.use(router.routes());
   app.use(router.allowedMethods());
