@@ -43,38 +43,45 @@ export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Pr
       [ids],
     )) as { rows: OrderRow[] }
   ).rows;
+  // Each item carries its product's current images (in position order) and its rating, if any, so one
+  // query answers for all three (ratings are unique per order and product).
   const items = (
     (await db.raw(
-      `select id, order_id, product_id, product_name, image_url, price, gst_amount, quantity,
-              (price * quantity) as line_total
-         from order_items where order_id = any(?::int[]) order by order_id, id`,
+      `select oi.id, oi.order_id, oi.product_id, oi.product_name, oi.image_url, oi.price, oi.gst_amount,
+              oi.quantity, (oi.price * oi.quantity) as line_total,
+              array(select pi.card_url from product_images pi where pi.product_id = oi.product_id
+                     order by pi.position) as images,
+              r.stars as rating_stars, r.review as rating_review, r.created_at as rating_created_at
+         from order_items oi
+         left join product_ratings r on r.order_id = oi.order_id and r.product_id = oi.product_id
+        where oi.order_id = any(?::int[])
+        order by oi.order_id, oi.id`,
       [ids],
-    )) as { rows: OrderItemRow[] }
-  ).rows;
-  const productIds = [...new Set(items.map((i) => i.product_id))];
-  const images = productIds.length
-    ? (
-        (await db.raw(
-          `select product_id, card_url from product_images
-            where product_id = any(?::int[]) order by product_id, position`,
-          [productIds],
-        )) as { rows: { product_id: number; card_url: string }[] }
-      ).rows
-    : [];
-  const ratings = (
-    (await db.raw(
-      `select order_id, product_id, stars, review, created_at from product_ratings where order_id = any(?::int[])`,
-      [ids],
-    )) as { rows: RatingRow[] }
+    )) as {
+      rows: (OrderItemRow & {
+        images: string[] | null;
+        rating_stars: number | null;
+        rating_review: string | null;
+        rating_created_at: Date | string | null;
+      })[];
+    }
   ).rows;
 
   const imagesByProduct = new Map<number, string[]>();
-  for (const img of images) {
-    const list = imagesByProduct.get(img.product_id) ?? [];
-    list.push(img.card_url);
-    imagesByProduct.set(img.product_id, list);
+  const ratingsByKey = new Map<string, RatingRow>();
+  for (const it of items) {
+    // A product with no images now has no entry: the item then shows the image stored at checkout.
+    if (it.images?.length) imagesByProduct.set(it.product_id, it.images);
+    if (it.rating_stars !== null && it.rating_created_at !== null) {
+      ratingsByKey.set(`${it.order_id}:${it.product_id}`, {
+        order_id: it.order_id,
+        product_id: it.product_id,
+        stars: it.rating_stars,
+        review: it.rating_review,
+        created_at: it.rating_created_at,
+      });
+    }
   }
-  const ratingsByKey = new Map(ratings.map((r) => [`${r.order_id}:${r.product_id}`, r]));
   const itemsByOrder = new Map<number, OrderItemRow[]>();
   for (const it of items) {
     const list = itemsByOrder.get(it.order_id) ?? [];
