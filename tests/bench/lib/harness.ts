@@ -138,7 +138,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PORT: String(port),
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_STDOUT=1 shows the server's JSON log lines (the stack behind a 500 during a run).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
