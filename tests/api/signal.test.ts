@@ -116,6 +116,41 @@ describe('p2p signalling relay', () => {
     expect(late.status).toBe(409);
   });
 
+  it('lists no signals but the status while the call rings, so the caller learns of the accept', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const pending = await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
+    expect(pending.status).toBe(200);
+    expect(pending.body).toEqual({ signals: [], status: 'pending' });
+    await p.asSeller.get('/_api/call/incoming');
+    const ringing = await p.asCustomer.get<CallSignalsResponse>(
+      `/_api/call/signals?callId=${callId}&after=0`,
+    );
+    expect(ringing.body).toEqual({ signals: [], status: 'ringing' });
+    expect((await p.asSeller.get(`/_api/call/signals?callId=${callId}`)).body).toEqual({
+      signals: [],
+      status: 'ringing',
+    });
+    // Sending still waits for the accept.
+    const early = await p.asCustomer.post('/_api/call/signal', { callId, kind: 'offer', payload: offer });
+    expect(early.status).toBe(409);
+    await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
+    const active = await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
+    expect(active.body).toEqual({ signals: [], status: 'active' });
+  });
+
+  it('reports an unanswered call as missed once the ring timeout passed, even if only the caller polls', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    await api.db
+      .knex('calls')
+      .where({ id: callId })
+      .update({ created_at: new Date(Date.now() - 10 * 60_000) });
+    const res = await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
+    expect(res.body).toEqual({ signals: [], status: 'missed' });
+    expect(await api.db.knex('calls').where({ id: callId }).first('status')).toEqual({ status: 'missed' });
+  });
+
   it('validates kind, payload and cursor', async () => {
     const p = await callParties(api);
     const callId = await activeCall(p);

@@ -386,7 +386,13 @@ export async function sendSignal(
   return { id: Number(result.rows[0].id) };
 }
 
-/** Signals addressed to the user after the given id, in the order they were sent, with the call's status. */
+/**
+ * Signals addressed to the user after the given id, in the order they were sent, with the call's status.
+ * Readable by both participants in any status: while the call rings there are none, and the caller's app
+ * polls this (every 250 ms) to learn of the accept at once; sending stays for active calls only.
+ * Polled that often, it does the least work per status: expiry for an unanswered call, presence for an
+ * active one.
+ */
 export async function listSignals(
   deps: CallsDeps,
   user: SessionUser,
@@ -394,15 +400,20 @@ export async function listSignals(
   after: number,
 ): Promise<CallSignalsResponse> {
   const { db } = deps;
-  await participantCall(db, callId, user.id);
-  await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
-  await touchActiveCall(db, callId, user.id, deps.clock.now());
-  const call = (await db('calls').where('id', callId).first('status')) as Pick<CallRow, 'status'>;
+  const call = await participantCall(db, callId, user.id);
+  let status = call.status;
+  if (status === 'active') await touchActiveCall(db, callId, user.id, deps.clock.now());
+  else if (status === 'pending' || status === 'ringing') {
+    const expired = await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, {
+      callId,
+    });
+    if (expired) status = 'missed';
+  }
   const rows = (await db('call_signals')
     .where({ call_id: callId, to_user_id: user.id })
     .where('id', '>', after)
     .orderBy('id', 'asc')
     .limit(SIGNALS_PAGE_SIZE)
     .select('id', 'kind', 'payload', 'from_user_id', 'created_at')) as SignalRow[];
-  return { signals: rows.map(presentSignal), status: call.status };
+  return { signals: rows.map(presentSignal), status };
 }

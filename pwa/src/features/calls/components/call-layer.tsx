@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { User } from '../../../../../api/contract/accounts';
 import { HeaderSlot } from '../../../app/header-slots';
 import { CallProvider, useCall } from './call-provider';
@@ -7,10 +7,16 @@ import { IncomingCallModal } from './incoming-call-modal';
 import { SellerCallPrompts } from './seller-call-prompts';
 
 // The video UI (WebRTC, Twilio) loads only when a call is tracked.
-const CallModal = lazy(() => import('./call-modal'));
+const loadCallModal = () => import('./call-modal');
+const CallModal = lazy(loadCallModal);
 
 function CallUi() {
-  const { user, activeCall, incoming, callState } = useCall();
+  const { user, activeCall, incoming, callState, initiatingSellerId } = useCall();
+  // Fetched while the call rings (or is being placed), not after the accept.
+  const soon = !!(incoming || activeCall || initiatingSellerId !== null);
+  useEffect(() => {
+    if (soon) void loadCallModal().catch(() => undefined);
+  }, [soon]);
   return (
     <>
       {callState === 'connected' && (

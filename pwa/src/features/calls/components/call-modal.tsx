@@ -1,12 +1,13 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Mic, MicOff, PhoneOff, UserRound, Video, VideoOff } from 'lucide-react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { translateMessage } from '../../../lib/i18n';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
+import { markCall } from '../../video/lib/marks';
 import { useCall } from './call-provider';
 
 function MediaView({
@@ -26,7 +27,9 @@ function MediaView({
     if (!el) return;
     if (el.srcObject !== stream) el.srcObject = stream;
     if (stream) void el.play().catch(() => undefined);
-  }, [stream]);
+    if (stream && kind === 'remote' && 'requestVideoFrameCallback' in el)
+      el.requestVideoFrameCallback(() => markCall('first-frame'));
+  }, [stream, kind]);
   if (kind === 'audio') return <audio ref={ref} autoPlay data-testid="remote-audio" />;
   return (
     <video
@@ -77,12 +80,15 @@ function ControlButton({
 /** The full-screen call: remote and local video, remote audio, mute / camera / hang-up, status overlay. */
 export default function CallModal() {
   const { t } = useTranslation();
-  const { activeCall, callState, hangUp, endMeeting } = useCall();
+  const { activeCall, callState, hangUp, endMeeting, noteActive } = useCall();
   const call = activeCall!;
+  const callId = call.callId;
+  const onActive = useCallback(() => noteActive(callId), [noteActive, callId]);
   const room = useVideoRoom({
-    callId: call.callId,
+    callId,
     enabled: call.status === 'active',
     isCaller: !call.isIncoming,
+    onActive,
     onMeetingOver: endMeeting,
   });
 

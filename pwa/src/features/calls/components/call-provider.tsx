@@ -31,6 +31,8 @@ import { useRingtone } from '../hooks/use-ringtone';
 import { useServiceWorkerMessages } from '../hooks/use-service-worker-messages';
 import { useUnloadBeacon } from '../hooks/use-unload-beacon';
 import { publishCallBridge, registerCallStarter } from '../lib/call-bridge';
+import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
+import { markCall } from '../../video/lib/marks';
 
 /** Everything the call UI needs, from one provider (twilio-video-app-react style). */
 export interface CallContextValue {
@@ -53,6 +55,8 @@ export interface CallContextValue {
   hangUp: () => Promise<void>;
   /** The video layer found the meeting over (clean disconnect, or the remote left for good). */
   endMeeting: () => void;
+  /** The video layer's signalling poll saw the call become active (before the 2 s status poll did). */
+  noteActive: (callId: number) => void;
 }
 
 const CallContext = createContext<CallContextValue | null>(null);
@@ -192,6 +196,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const clearCall = useCallback(
     (announce: boolean) => {
       if (!callRef.current) return;
+      releaseLocalMedia(callRef.current.callId);
       callRef.current = null;
       setActiveCall(null);
       setHangUpFailed(false);
@@ -210,7 +215,11 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         clearCall(true);
         return;
       }
+      // A call never goes back from active to pending/ringing: such an answer was sent before the accept
+      // (which the respond request or the signalling poll already reported), so it is stale.
+      if (current.status === 'active' && (s.status === 'pending' || s.status === 'ringing')) return;
       if (s.status !== current.status) {
+        if (s.status === 'active') markCall('active-seen');
         const next = {
           ...current,
           status: s.status,
@@ -289,12 +298,16 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         participantName: record.callerName || t('calls.defaultCaller'),
       };
       if (action === 'accept') {
+        markCall('accept-clicked');
+        // Camera and microphone start now, in parallel with the respond request.
+        prepareLocalMedia(record.callId).catch(() => undefined);
         callRef.current = optimistic;
         setActiveCall(optimistic);
         setHangUpFailed(false);
       }
       try {
         const { call } = await callsApi.respond(record.callId, action);
+        markCall('respond-answered');
         if (action === 'accept') {
           if (call.status === 'active') {
             const confirmed = { ...optimistic, status: call.status };
@@ -379,6 +392,16 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     );
   }, [clearCall, t]);
 
+  const noteActive = useCallback((callId: number) => {
+    const current = callRef.current;
+    if (!current || current.callId !== callId || current.status === 'active') return;
+    if (isTerminalStatus(current.status)) return;
+    markCall('active-seen');
+    const next: ActiveCall = { ...current, status: 'active' };
+    callRef.current = next;
+    setActiveCall(next);
+  }, []);
+
   const accept = useCallback(() => void respond('accept'), [respond]);
   const decline = useCallback(() => void respond('decline'), [respond]);
 
@@ -398,6 +421,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       decline,
       hangUp,
       endMeeting,
+      noteActive,
     }),
     [
       user,
@@ -413,6 +437,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       decline,
       hangUp,
       endMeeting,
+      noteActive,
     ],
   );
   return <CallContext.Provider value={value}>{children}</CallContext.Provider>;

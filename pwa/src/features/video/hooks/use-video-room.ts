@@ -7,9 +7,11 @@ import {
   type MappedVideoError,
   type VideoTokenResponse,
 } from '../../../../../api/contract/video';
-import { errorMessage } from '../../../lib/api-client';
-import { videoQueries } from '../api';
-import { connectP2p } from '../providers/p2p';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { signallingApi, videoQueries } from '../api';
+import { stopLocalMedia, takeLocalMedia } from '../lib/local-media';
+import { markCall } from '../lib/marks';
+import { connectP2p, prepareCallerPeer, SIGNAL_POLL_RINGING_MS } from '../providers/p2p';
 import { VideoConnectError, type VideoConnector, type VideoSession } from '../providers/types';
 
 /** Where the video connection is. */
@@ -36,6 +38,11 @@ export interface UseVideoRoomOptions {
   /** Connect only while the call is active. */
   enabled: boolean;
   isCaller: boolean;
+  /**
+   * The caller's side while the call rings: polls the signalling relay (which answers with the call's status)
+   * every 250 ms and calls this the moment the seller accepted, instead of waiting up to 2 s for the status poll.
+   */
+  onActive?: () => void;
   /** The meeting is over: a clean room disconnect, or the remote left and nobody came back in 1.5 s. */
   onMeetingOver: () => void;
 }
@@ -78,6 +85,7 @@ export function useVideoRoom({
   callId,
   enabled,
   isCaller,
+  onActive,
   onMeetingOver,
 }: UseVideoRoomOptions): VideoRoomState {
   const queryClient = useQueryClient();
@@ -92,11 +100,68 @@ export function useVideoRoom({
   const [generation, setGeneration] = useState(0);
   const session = useRef<VideoSession | null>(null);
   const captured = useRef<MediaStream | null>(null);
+  const capturing = useRef<Promise<MediaStream> | null>(null);
+  const preparedPeer = useRef<Promise<RTCPeerConnection | null> | null>(null);
   const media = useRef({ audio: true, video: true });
   const meetingOver = useRef(onMeetingOver);
+  const activeSeen = useRef(onActive);
   useEffect(() => {
     meetingOver.current = onMeetingOver;
-  }, [onMeetingOver]);
+    activeSeen.current = onActive;
+  }, [onMeetingOver, onActive]);
+
+  // Camera and microphone from the moment the call UI shows (ringing, or the accept click), so the capture
+  // is done by the time the call is active; released when the call UI goes away.
+  useEffect(() => {
+    const promise = takeLocalMedia(callId);
+    promise.catch(() => undefined);
+    capturing.current = promise;
+    return () => {
+      void preparedPeer.current?.then((pc) => pc?.close());
+      preparedPeer.current = null;
+      stopLocalMedia(capturing.current);
+      capturing.current = null;
+      captured.current?.getTracks().forEach((t) => t.stop());
+      captured.current = null;
+    };
+  }, [callId]);
+
+  // The caller's offer is made while it rings (p2p adopts it if the token brings no ICE servers).
+  const prepare = isCaller && !enabled;
+  useEffect(() => {
+    if (!prepare || preparedPeer.current || !capturing.current) return;
+    // Kept when the call turns active (the first attempt adopts it); closed on unmount if never adopted.
+    preparedPeer.current = capturing.current.then(prepareCallerPeer, () => null);
+  }, [prepare]);
+
+  // The caller learns of the accept from the fast signalling poll (the 2 s status poll still runs).
+  const watchActive = isCaller && !enabled && !!onActive;
+  useEffect(() => {
+    if (!watchActive) return;
+    const ctl = new AbortController();
+    void (async () => {
+      while (!ctl.signal.aborted) {
+        try {
+          const { status } = await signallingApi.list(callId, 0, ctl.signal);
+          if (ctl.signal.aborted) return;
+          if (status === 'active') {
+            // Ask for the token now rather than after the re-render that enables the room.
+            void queryClient.prefetchQuery(videoQueries.token(callId));
+            activeSeen.current?.();
+            return;
+          }
+          // Over before it was answered: the status poll clears the call.
+          if (status !== 'pending' && status !== 'ringing') return;
+        } catch (err) {
+          if (ctl.signal.aborted) return;
+          // Not this user's call (any more): the status poll is authoritative and will clear it.
+          if (err instanceof ApiError && err.status >= 400 && err.status < 500) return;
+        }
+        await sleep(SIGNAL_POLL_RINGING_MS, ctl.signal);
+      }
+    })();
+    return () => ctl.abort();
+  }, [watchActive, callId, queryClient]);
 
   const tokenData = token.data;
   const tokenError = token.error;
@@ -134,6 +199,7 @@ export function useVideoRoom({
       },
     };
 
+    markCall('token');
     void (async () => {
       setPhase('loading');
       setError(null);
@@ -145,19 +211,34 @@ export function useVideoRoom({
         const timer = setTimeout(() => attemptCtl.abort(new TimeoutError()), CALL_LIMITS.connectTimeoutMs);
         try {
           if (current.provider === 'p2p' && !captured.current) {
-            captured.current = await navigator.mediaDevices.getUserMedia({
-              audio: true,
-              video: { width: 640, height: 480 },
-            });
+            capturing.current ??= takeLocalMedia(callId);
+            try {
+              captured.current = await capturing.current;
+            } catch (mediaErr) {
+              // Asked again on the next attempt (the user may have granted the permission meanwhile).
+              capturing.current = null;
+              throw mediaErr;
+            }
+            markCall('media');
             if (run.signal.aborted) return;
             setLocalStream(captured.current);
+          } else if (current.provider !== 'p2p' && capturing.current) {
+            // Twilio captures its own tracks: free the camera and the peer prepared ahead.
+            void preparedPeer.current?.then((pc) => pc?.close());
+            preparedPeer.current = null;
+            stopLocalMedia(capturing.current);
+            capturing.current = null;
+            captured.current = null;
           }
           const connect = await connectorFor(current);
+          const prepared = preparedPeer.current;
+          preparedPeer.current = null;
           const joined = await connect({
             callId,
             isCaller,
             token: current,
             localStream: captured.current,
+            preparedPeer: prepared && (await prepared),
             events,
             signal: attemptCtl.signal,
           });
@@ -202,15 +283,6 @@ export function useVideoRoom({
       session.current = null;
     };
   }, [enabled, tokenData, callId, isCaller, generation, queryClient]);
-
-  // Release the camera and microphone when the call UI goes away.
-  useEffect(
-    () => () => {
-      captured.current?.getTracks().forEach((t) => t.stop());
-      captured.current = null;
-    },
-    [],
-  );
 
   const toggleAudio = useCallback(() => {
     media.current.audio = !media.current.audio;

@@ -1,11 +1,20 @@
 import type { CallSignal } from '../../../../../api/contract/calls';
 import { ApiError } from '../../../lib/api-client';
 import { signallingApi } from '../api';
+import { markCall } from '../lib/marks';
 import { VideoConnectError, type ConnectOptions, type VideoConnector, type VideoSession } from './types';
 
 /** Signal polling: quick while connecting (each hop of the offer/answer waits for it), relaxed afterwards. */
-export const SIGNAL_POLL_CONNECTING_MS = 250;
+export const SIGNAL_POLL_CONNECTING_MS = 150;
+/** The caller's poll while the call rings (up to 30 s), to learn of the accept within a quarter second. */
+export const SIGNAL_POLL_RINGING_MS = 250;
 export const SIGNAL_POLL_CONNECTED_MS = 1500;
+/**
+ * How long a description waits for ICE gathering before it is sent. Host candidates (all a LAN or loopback
+ * needs) are gathered in a few milliseconds and then travel inside the SDP, instead of one relayed request
+ * each that the other side picks up a poll later; slower ones (STUN, TURN) still trickle after this window.
+ */
+export const ICE_GATHER_WINDOW_MS = 300;
 /** Consecutive failed signalling requests before the attempt counts as a signalling failure (53000). */
 const SIGNAL_FAILURES_ALLOWED = 3;
 
@@ -23,6 +32,25 @@ function randomSid(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** Resolves when the peer has gathered its candidates, after `ms` at most, or when `signal` aborts. */
+export function iceGathered(pc: RTCPeerConnection, ms: number, signal: AbortSignal): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pc.removeEventListener('icegatheringstatechange', check);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const check = () => {
+      if (pc.iceGatheringState === 'complete') done();
+    };
+    const timer = setTimeout(done, ms);
+    pc.addEventListener('icegatheringstatechange', check);
+    signal.addEventListener('abort', done);
+  });
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
@@ -32,6 +60,36 @@ const sleep = (ms: number, signal: AbortSignal) =>
     });
   });
 
+/** One media transport for audio and video: half the candidates to gather and to check. */
+const BUNDLE_POLICY: RTCBundlePolicy = 'max-bundle';
+
+function newPeer(iceServers: RTCIceServer[], localStream: MediaStream): RTCPeerConnection {
+  const peer = new RTCPeerConnection({ iceServers, bundlePolicy: BUNDLE_POLICY });
+  for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
+  return peer;
+}
+
+/**
+ * The caller's peer connection made while the call still rings: its offer is created and its host
+ * candidates gathered before the seller accepts, so only the relay hops remain after the accept. It is
+ * made without ICE servers (the token that carries them is issued only once the call is active):
+ * `connectP2p` adopts it when the token has none (one machine, a LAN) and otherwise closes it and offers
+ * afresh. Resolves null if the browser refused.
+ */
+export async function prepareCallerPeer(localStream: MediaStream): Promise<RTCPeerConnection | null> {
+  let peer: RTCPeerConnection | null = null;
+  try {
+    peer = newPeer([], localStream);
+    await peer.setLocalDescription(await peer.createOffer());
+    markCall('offer-prepared');
+    await iceGathered(peer, ICE_GATHER_WINDOW_MS, new AbortController().signal);
+    return peer;
+  } catch {
+    peer?.close();
+    return null;
+  }
+}
+
 /**
  * WebRTC between the two browsers, signalling relayed by the API. The caller (customer) offers; every
  * offer carries a session id (`sid`) so a retried attempt replaces the old peer connection on both sides
@@ -40,17 +98,25 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
   new Promise<VideoSession>((resolve, reject) => {
     const { callId, isCaller, token, events, signal } = opts;
+    const iceServers = (token.provider === 'p2p' ? (token.iceServers ?? []) : []) as RTCIceServer[];
+    // A peer prepared while ringing fits only if nothing but host candidates is wanted.
+    let warm: RTCPeerConnection | null = opts.preparedPeer ?? null;
+    if (warm && (!isCaller || iceServers.length > 0 || warm.signalingState !== 'have-local-offer')) {
+      warm.close();
+      warm = null;
+    }
     if (token.provider !== 'p2p') {
+      warm?.close();
       reject(new VideoConnectError('Unexpected video provider', 20101));
       return;
     }
     if (!opts.localStream) {
+      warm?.close();
       reject(new VideoConnectError('No local media', MEDIA_FAILED));
       return;
     }
     const localStream = opts.localStream;
     const myId = userIdOf(token.identity);
-    const iceServers = (token.iceServers ?? []) as RTCIceServer[];
     const stop = new AbortController();
     let settled = false;
     let connectedOnce = false;
@@ -59,6 +125,8 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     let sid: string | null = isCaller ? randomSid() : null;
     let pc!: RTCPeerConnection;
     let pending: RTCIceCandidateInit[] = [];
+    // Candidates gathered before this side's description went out travel inside it; later ones trickle.
+    let trickling = false;
 
     const finish = (err?: VideoConnectError) => {
       if (!settled) {
@@ -91,15 +159,16 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         finish(new VideoConnectError((err as Error).message || 'Signalling failed', SIGNALLING_FAILED));
       });
 
-    const makePeer = () => {
+    /** A fresh peer connection (or the one prepared while ringing), replacing the current one. */
+    const makePeer = (adopt: RTCPeerConnection | null = null) => {
       try {
         pc?.close();
       } catch {
         /* replaced */
       }
       pending = [];
-      const peer = new RTCPeerConnection({ iceServers });
-      for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
+      trickling = false;
+      const peer = adopt ?? newPeer(iceServers, localStream);
       const remote = new MediaStream();
       peer.ontrack = (e) => {
         const stream = e.streams[0] ?? remote;
@@ -107,13 +176,15 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         events.onRemoteStream(stream);
       };
       peer.onicecandidate = (e) => {
-        if (e.candidate && sid) void send('candidate', { sid, candidate: e.candidate.toJSON() });
+        if (peer === pc && trickling && e.candidate && sid)
+          void send('candidate', { sid, candidate: e.candidate.toJSON() });
       };
       peer.onconnectionstatechange = () => {
         if (peer !== pc) return;
         switch (peer.connectionState) {
           case 'connected':
             if (!connectedOnce) {
+              markCall('ice-connected');
               connectedOnce = true;
               finish();
             } else if (remoteGone) {
@@ -142,6 +213,25 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
       return peer;
     };
 
+    /** Sets and sends this side's description once gathering finished (or its window passed). */
+    const describe = async (kind: 'offer' | 'answer') => {
+      const peer = pc;
+      let desc: RTCSessionDescriptionInit | null = peer.localDescription;
+      // An offer prepared while ringing is sent as it is.
+      if (kind === 'answer' || peer.signalingState !== 'have-local-offer' || !desc) {
+        desc = kind === 'offer' ? await peer.createOffer() : await peer.createAnswer();
+        await peer.setLocalDescription(desc);
+      }
+      markCall(`${kind}-created`);
+      await iceGathered(peer, ICE_GATHER_WINDOW_MS, stop.signal);
+      if (peer !== pc || stop.signal.aborted) return;
+      // Read and flip in one task: a candidate is in this SDP or is trickled, never lost between the two.
+      const local = peer.localDescription ?? desc;
+      trickling = true;
+      await send(kind, { sid, type: local.type, sdp: local.sdp });
+      markCall(`${kind}-posted`);
+    };
+
     const flushCandidates = async () => {
       const list = pending;
       pending = [];
@@ -158,15 +248,14 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
       switch (s.kind) {
         case 'offer': {
           if (isCaller || !p.sdp) return;
+          markCall('offer-received');
           if (p.sid !== sid || pc.signalingState !== 'stable' || pc.remoteDescription) {
             sid = p.sid ?? randomSid();
             makePeer();
           }
           await pc.setRemoteDescription({ type: 'offer', sdp: p.sdp });
           await flushCandidates();
-          const answer = await pc.createAnswer();
-          await pc.setLocalDescription(answer);
-          await send('answer', { sid, type: answer.type, sdp: answer.sdp });
+          await describe('answer');
           if (remoteGone) {
             remoteGone = false;
             events.onRemoteJoined();
@@ -175,6 +264,7 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         }
         case 'answer':
           if (!isCaller || p.sid !== sid || !p.sdp || pc.signalingState !== 'have-local-offer') return;
+          markCall('answer-received');
           await pc.setRemoteDescription({ type: 'answer', sdp: p.sdp });
           await flushCandidates();
           return;
@@ -255,14 +345,12 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
       }
     });
 
-    makePeer();
+    makePeer(warm);
     void pollLoop();
     if (isCaller) {
       void (async () => {
         try {
-          const offer = await pc.createOffer();
-          await pc.setLocalDescription(offer);
-          await send('offer', { sid, type: offer.type, sdp: offer.sdp });
+          await describe('offer');
         } catch (err) {
           finish(new VideoConnectError((err as Error).message, MEDIA_FAILED));
         }

@@ -30,6 +30,8 @@ export interface ConnectOptions {
   token: VideoTokenResponse;
   /** p2p: media already captured for the preview, reused across retries (Twilio captures its own). */
   localStream: MediaStream | null;
+  /** p2p caller: the peer connection prepared while ringing (adopted or closed; never reused twice). */
+  preparedPeer?: RTCPeerConnection | null;
   events: VideoSessionEvents;
   /** Aborted on timeout, unmount or retry. */
   signal: AbortSignal;
