@@ -14,7 +14,7 @@ export default defineConfig({
           // *.pg.test.ts prove concurrency, which PGlite (one connection) cannot: PostgreSQL only.
           exclude: ['tests/api/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
@@ -23,7 +23,7 @@ export default defineConfig({
           name: 'api-pg',
           include: ['tests/api/**/*.test.ts'],
           env: { TEST_DB: 'pg' },
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

@@ -155,5 +155,5 @@ describe('bulk generator', () => {
     expect((bad as { rows: unknown[] }).rows).toHaveLength(0);
     // A second run on the same database does not collide with the first.
     await generateBulkData(api.db.knex, { products: 5, sellers: 1 });
-  });
+  }, 120_000);
 });
