@@ -134,9 +134,14 @@ export class LocalPushService {
   private waiters: (() => void)[] = [];
   origin = '';
   agent!: https.Agent;
+  /** The self-signed certificate (PEM) the receiver serves, for clients in other processes to trust. */
+  certPem = '';
+  /** Called with each push once it has been verified and decrypted (e.g. to hand it on to a browser). */
+  onPush?: (push: ReceivedPush) => void;
 
   async start(): Promise<void> {
     const { key, cert } = makeCertificate();
+    this.certPem = cert;
     this.agent = new https.Agent({ ca: cert, keepAlive: false });
     this.server = https.createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = [];
@@ -151,7 +156,7 @@ export class LocalPushService {
           const payload = JSON.parse(
             decryptAes128gcm(Buffer.concat(chunks), sub).toString('utf8'),
           ) as unknown;
-          this.received.push({
+          const push: ReceivedPush = {
             subscriptionId: id,
             ttl: Number(req.headers.ttl),
             urgency: req.headers.urgency as string | undefined,
@@ -159,7 +164,9 @@ export class LocalPushService {
             vapid,
             payload,
             receivedAt: Date.now(),
-          });
+          };
+          this.received.push(push);
+          this.onPush?.(push);
         } catch (err) {
           this.errors.push((err as Error).message);
         }
@@ -170,6 +177,18 @@ export class LocalPushService {
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.origin = `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * Writes the certificate to a PEM file and returns its path: a server in another process trusts the
+   * receiver through NODE_EXTRA_CA_CERTS=<path> (the caller removes the file).
+   */
+  writeCertificate(
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-push-ca-')), 'cert.pem'),
+  ): string {
+    if (!this.certPem) throw new Error('start the receiver first');
+    fs.writeFileSync(file, this.certPem);
+    return file;
   }
 
   /** A browser-like subscriber: its own P-256 key pair and auth secret, and an endpoint on this service. */
