@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { pickAreas } from './src/lib/locale-areas.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(root, '..');
@@ -12,6 +13,49 @@ const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ??
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string };
 // Each build is a new app version: the persisted query cache is busted by it (features/pwa).
 const appVersion = `${pkg.version}+${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
+
+/**
+ * `locales/<lng>.json?area=<area>&locale.json` → a module holding only that area ('core' = the core areas), so the
+ * entry carries the core English strings and every other area is a small chunk of its own (src/lib/i18n.ts).
+ * The locale files stay whole: one key tree per language.
+ */
+function localeAreas(): Plugin {
+  const PREFIX = '\0nagai-locale:';
+  return {
+    name: 'nagai-locale-areas',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const m = /^(.*\/locales\/(en|ta)\.json)\?area=(\w+)&locale\.json$/.exec(source);
+      if (!m) return null;
+      const file = path.resolve(importer ? path.dirname(importer) : root, m[1]);
+      return `${PREFIX}${file}?${m[3]}`;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const [file, area] = id.slice(PREFIX.length).split('?');
+      this.addWatchFile(file);
+      const tree = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      // JSON.parse of a string literal is faster to start than an object literal of the same size.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(pickAreas(tree, area)))});`;
+    },
+  };
+}
+
+/**
+ * Every `import … from 'sonner'` goes through src/lib/sonner-bridge.ts, which tells the root layout to mount
+ * the Toaster: sonner is loaded only by the pages and actions that toast, never for the first paint.
+ */
+function sonnerBridge(): Plugin {
+  const bridge = path.join(root, 'src/lib/sonner-bridge.ts');
+  return {
+    name: 'nagai-sonner-bridge',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== 'sonner' || !importer || importer.startsWith(bridge)) return null;
+      return bridge;
+    },
+  };
+}
 
 const THEME = '#7a1f2b';
 const BACKGROUND = '#fffdf8';
@@ -31,6 +75,8 @@ export default defineConfig({
     alias: { '@locales': path.join(repo, 'locales'), '@contract': path.join(repo, 'api/contract') },
   },
   plugins: [
+    localeAreas(),
+    sonnerBridge(),
     react(),
     tailwindcss(),
     VitePWA({

@@ -94,3 +94,20 @@ describe('i18n runtime', () => {
       expect(isEnglishOnlyPath(p), p).toBe(false);
   });
 });
+
+describe('locale areas (how the files are split into chunks)', () => {
+  it('every top-level key of the locale files is exactly one core or lazy area', async () => {
+    const { CORE_AREAS, LAZY_AREAS } = await import('../../pwa/src/lib/locale-areas');
+    const areas = [...CORE_AREAS, ...LAZY_AREAS];
+    expect(new Set(areas).size).toBe(areas.length);
+    expect([...areas].sort()).toEqual(Object.keys(en).sort());
+    expect([...areas].sort()).toEqual(Object.keys(ta).sort());
+  });
+
+  it('cuts the core, or one area, out of a locale file', async () => {
+    const { CORE_AREAS, pickAreas } = await import('../../pwa/src/lib/locale-areas');
+    const tree = en as Record<string, unknown>;
+    expect(Object.keys(pickAreas(tree, 'core')).sort()).toEqual([...CORE_AREAS].sort());
+    expect(pickAreas(tree, 'messages')).toEqual({ messages: tree.messages });
+  });
+});

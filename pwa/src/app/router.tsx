@@ -1,15 +1,36 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { LAZY_AREAS, type LazyArea } from '../lib/i18n';
+import { LocaleGate } from '../lib/locale-gate';
 import { RouteGuard } from './guards/route-guard';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './pages/route-error';
 import { NotFoundPage, ROUTES } from './routes';
+
+/**
+ * The locale areas (beyond the core ones in the entry, lib/locale-areas.ts) a page needs before it renders.
+ * The public catalogue pages need only the core; any page not listed gets every area, so a new page never
+ * shows raw keys.
+ */
+const PAGE_AREAS: Record<string, readonly LazyArea[]> = {
+  '/marketplace': [],
+  '/sellers': [],
+  '/sellers/:sellerId': [],
+  '/:sellerSlug': [],
+  '/': ['landing', 'home'],
+  '/login': ['messages'],
+  '/customer/login': ['messages'],
+  '/seller/login': ['messages'],
+  '/admin/login': ['messages'],
+};
 
 const children: RouteObject[] = [
   ...ROUTES.map(({ path, access, Page }) => ({
     path,
     element: (
       <RouteGuard access={access}>
-        <Page />
+        <LocaleGate areas={PAGE_AREAS[path] ?? LAZY_AREAS}>
+          <Page />
+        </LocaleGate>
       </RouteGuard>
     ),
   })),

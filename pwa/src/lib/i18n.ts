@@ -1,18 +1,98 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../../../locales/en.json';
+// The core areas only (see locale-areas.ts); every other area of en.json is a chunk of its own.
+import enCore from '../../../locales/en.json?area=core&locale.json';
+import { isLazyArea, LAZY_AREAS, type LazyArea } from './locale-areas';
 
 export const LANGUAGES = ['en', 'ta'] as const;
 export type Language = (typeof LANGUAGES)[number];
+export { LAZY_AREAS, type LazyArea } from './locale-areas';
 
 const STORAGE_KEY = 'nagai.language';
 
-/** The shared i18next instance. English is bundled; Tamil is a separate chunk loaded on first use. */
+/**
+ * The shared i18next instance. The core English strings are bundled; the other areas, and Tamil, are small
+ * chunks loaded when a route or dialog needs them (`loadAreas`) or on first use of a key of theirs.
+ */
 export const i18n: I18n = i18next.createInstance();
 
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: object }>> = {
-  ta: () => import('../../../locales/ta.json'),
+type Part = LazyArea | 'core';
+type Loader = () => Promise<{ default: object }>;
+
+// One literal import per part, so the bundler makes each its own chunk.
+const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
+  en: {
+    profile: () => import('../../../locales/en.json?area=profile&locale.json'),
+    messages: () => import('../../../locales/en.json?area=messages&locale.json'),
+    push: () => import('../../../locales/en.json?area=push&locale.json'),
+    checkout: () => import('../../../locales/en.json?area=checkout&locale.json'),
+    orders: () => import('../../../locales/en.json?area=orders&locale.json'),
+    landing: () => import('../../../locales/en.json?area=landing&locale.json'),
+    home: () => import('../../../locales/en.json?area=home&locale.json'),
+    seller: () => import('../../../locales/en.json?area=seller&locale.json'),
+    admin: () => import('../../../locales/en.json?area=admin&locale.json'),
+  },
+  ta: {
+    core: () => import('../../../locales/ta.json?area=core&locale.json'),
+    profile: () => import('../../../locales/ta.json?area=profile&locale.json'),
+    messages: () => import('../../../locales/ta.json?area=messages&locale.json'),
+    push: () => import('../../../locales/ta.json?area=push&locale.json'),
+    checkout: () => import('../../../locales/ta.json?area=checkout&locale.json'),
+    orders: () => import('../../../locales/ta.json?area=orders&locale.json'),
+    landing: () => import('../../../locales/ta.json?area=landing&locale.json'),
+    home: () => import('../../../locales/ta.json?area=home&locale.json'),
+    seller: () => import('../../../locales/ta.json?area=seller&locale.json'),
+    admin: () => import('../../../locales/ta.json?area=admin&locale.json'),
+  },
 };
+
+const loadedParts: Record<Language, Set<Part>> = { en: new Set(['core']), ta: new Set() };
+const pendingParts = new Map<string, Promise<void>>();
+/** Areas some page asked for: switching language loads them in the new language first. */
+const requestedAreas = new Set<LazyArea>();
+
+function loadPart(lng: Language, part: Part): Promise<void> {
+  if (loadedParts[lng].has(part)) return Promise.resolve();
+  const key = `${lng}:${part}`;
+  let pending = pendingParts.get(key);
+  if (!pending) {
+    pending = LOADERS[lng][part]!()
+      .then((mod) => {
+        i18n.addResourceBundle(lng, 'translation', mod.default, true, true);
+        loadedParts[lng].add(part);
+        if (part === 'messages') templates = undefined;
+      })
+      // A failed chunk (offline) may be tried again later.
+      .finally(() => pendingParts.delete(key));
+    pendingParts.set(key, pending);
+  }
+  return pending;
+}
+
+function shownLanguages(): Language[] {
+  return i18n.language === 'ta' ? ['en', 'ta'] : ['en'];
+}
+
+/** Whether these areas' strings are there in the language shown (and English, its fallback). */
+export function areasLoaded(areas: readonly LazyArea[]): boolean {
+  return shownLanguages().every((lng) => areas.every((a) => loadedParts[lng].has(a)));
+}
+
+/**
+ * Loads the strings of these areas (in English and in the language shown). Components re-render when they
+ * arrive; pages and dialogs await it before they first render (app/router.tsx, lib/locale-gate.tsx).
+ */
+export function loadAreas(areas: readonly LazyArea[]): Promise<void> {
+  areas.forEach((a) => requestedAreas.add(a));
+  return Promise.all(shownLanguages().flatMap((lng) => areas.map((a) => loadPart(lng, a)))).then(
+    () => undefined,
+  );
+}
+
+/** Loads every area (pages of signed-in users and staff use most of them). */
+export function loadAllAreas(): Promise<void> {
+  return loadAreas(LAZY_AREAS);
+}
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -59,10 +139,8 @@ export function isEnglishOnlyPath(pathname: string): boolean {
 
 /** Loads a language's strings if needed, then switches to it; `<html lang>` follows. */
 export async function applyLanguage(lng: Language): Promise<void> {
-  if (lng !== 'en' && !i18n.hasResourceBundle(lng, 'translation')) {
-    const mod = await loaders[lng]();
-    i18n.addResourceBundle(lng, 'translation', mod.default, true, true);
-  }
+  if (lng !== 'en')
+    await Promise.all([loadPart(lng, 'core'), ...[...requestedAreas].map((a) => loadPart(lng, a))]);
   if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }
 
@@ -73,7 +151,7 @@ export async function initI18n(initial: Language = 'en'): Promise<I18n> {
       if (typeof document !== 'undefined') document.documentElement.lang = lng;
     });
     await i18n.use(initReactI18next).init({
-      resources: { en: { translation: en } },
+      resources: { en: { translation: enCore } },
       lng: 'en',
       fallbackLng: 'en',
       supportedLngs: [...LANGUAGES],
@@ -81,7 +159,15 @@ export async function initI18n(initial: Language = 'en'): Promise<I18n> {
       returnEmptyString: false,
       returnNull: false,
       interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
-      react: { useSuspense: false },
+      // Re-render when an area's strings arrive.
+      react: { useSuspense: false, bindI18nStore: 'added' },
+      // Safety net: a key of an area nobody loaded yet loads that area (the component re-renders with it).
+      // Keys that exist nowhere still show the key itself.
+      saveMissing: true,
+      missingKeyHandler: (_lngs, _ns, key) => {
+        const area = key.split('.')[0];
+        if (isLazyArea(area) && !requestedAreas.has(area)) void loadAreas([area]).catch(() => undefined);
+      },
     });
   }
   await applyLanguage(initial);
@@ -111,7 +197,7 @@ function collect(node: unknown, prefix: string, out: [string, string][]) {
 function index() {
   if (templates) return templates;
   const entries: [string, string][] = [];
-  collect((en as { messages?: unknown }).messages, 'messages', entries);
+  collect(i18n.getResource('en', 'translation', 'messages'), 'messages', entries);
   const exact = new Map<string, string>();
   const patterns: Template[] = [];
   for (const [key, text] of entries) {
@@ -140,6 +226,11 @@ function index() {
  * known `messages.*` string (placeholders included), the translation; otherwise the text as it came.
  */
 export function translateMessage(message: string): string {
+  if (!loadedParts.en.has('messages') && !i18n.getResource('en', 'translation', 'messages')) {
+    // Shown as it came (English) until the messages area arrives; components re-render then.
+    void loadAreas(['messages']).catch(() => undefined);
+    return message;
+  }
   const { exact, patterns } = index();
   const key = exact.get(message);
   if (key) return i18n.t(key);

@@ -9,13 +9,20 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { sessionQuery } from '../../features/accounts/api';
 import { loginUrl } from '../../features/accounts/utils/redirects';
 import { cn } from '../../lib/cn';
+import { loadAreas } from '../../lib/i18n';
 import { HeaderSlotOutlet } from '../header-slots';
 import { NAV_BY_ROLE, type NavItem } from '../nav';
 import { LanguageSwitch } from './language-switch';
 import { NagaiMark } from './logo';
 
 // The menu (Radix) and the profile dialog load only for signed-in users, keeping visitors' first load small.
-const UserMenu = lazy(() => import('../../features/accounts/components/user-menu'));
+// Its strings (profile, server messages) come with it.
+const UserMenu = lazy(() =>
+  Promise.all([
+    import('../../features/accounts/components/user-menu'),
+    loadAreas(['profile', 'messages']),
+  ]).then(([m]) => m),
+);
 
 const LOGIN_PATHS = ['/login', '/customer/login', '/seller/login', '/admin/login'];
 

@@ -1,33 +1,23 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { GlobalFeatures } from '../global-features';
 import { PageSpinner } from '../../components/ui/spinner';
+import { useToasterNeeded } from '../../lib/toaster-signal';
 import { useHashScroll } from './hash-scroll';
 import { Header } from './header';
 import { useLanguageSync } from './language';
 
-// The toaster is not needed for the first paint: it loads when the browser is idle (or on first toast from a
-// page, whose chunk brings sonner along anyway).
+// The toaster mounts once something loaded sonner (lib/sonner-bridge.ts): a page or action that can toast.
+// Until then sonner stays out of the page's JavaScript; toasts raised before it mounts are replayed.
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
-
-function useIdle(): boolean {
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    const ric = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const id = ric(() => setIdle(true), { timeout: 1500 });
-    return () => cancel(id);
-  }, []);
-  return idle;
-}
 
 /** Every page: skip link, header, the page in <main>, toasts; language and hash scrolling follow the URL. */
 export function RootLayout() {
   const { t } = useTranslation();
   useLanguageSync();
   useHashScroll();
-  const idle = useIdle();
+  const toasterNeeded = useToasterNeeded();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -42,7 +32,7 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      {idle && (
+      {toasterNeeded && (
         <Suspense fallback={null}>
           <Toaster position="top-center" closeButton />
         </Suspense>

@@ -3,11 +3,12 @@ import { ShoppingCart } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HeaderSlot } from '../../../app/header-slots';
+import { loadAreas } from '../../../lib/i18n';
 import { sessionQuery } from '../../accounts/api';
 import { cartQueries } from '../api';
 
 // The panel (Radix dialog, lists, mutations) loads on the first click, keeping every page's first load light.
-const CartPanel = lazy(() => import('./cart-panel'));
+const CartPanel = lazy(() => Promise.all([import('./cart-panel'), loadAreas(['messages'])]).then(([m]) => m));
 
 /**
  * The cart's global part (extension `globals`): for customers, the header button with the total quantity and

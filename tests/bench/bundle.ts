@@ -1,0 +1,154 @@
+/**
+ * Initial JavaScript of /marketplace (issue 3: ≤ 170 KB gzip): every JS file a fresh browser profile loads on
+ * its first visit until the page is idle, as a visitor and as a signed-in customer.
+ * Run: npm run build && npx tsx tests/bench/bundle.ts  (writes the 'bundle' section of docs/benchmarks.md).
+ * The same measurement is the budget check of tests/e2e/budget.test.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+/** Issue 3's budget for the marketplace route's initial JavaScript, gzip. */
+export const INITIAL_JS_BUDGET_BYTES = 170 * 1024;
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const DIST = path.join(REPO, 'dist');
+
+export interface JsFile {
+  /** Path on the server, e.g. /assets/index-abc.js. */
+  url: string;
+  /** Size of the file as built. */
+  rawBytes: number;
+  /** Size gzip-compressed (zlib level 6, what koa-compress sends to a gzip-only client). */
+  gzipBytes: number;
+  /** Body bytes on the wire as this Chromium got them (Resource Timing encodedBodySize; brotli or gzip). */
+  wireBytes: number;
+}
+
+export interface InitialJs {
+  files: JsFile[];
+  rawBytes: number;
+  gzipBytes: number;
+  wireBytes: number;
+}
+
+/**
+ * Opens `path` in the (fresh) context, waits for the first product card, the network to go quiet and the
+ * browser's idle callbacks to run (idle-time imports count), and sums the JS it loaded.
+ */
+export async function measureInitialJs(
+  context: BrowserContext,
+  pagePath = '/marketplace',
+): Promise<InitialJs> {
+  const page = await context.newPage();
+  await page.goto(pagePath);
+  await page.locator('main article h3').first().waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  // Whatever the page schedules for idle time (requestIdleCallback with a timeout, 'load' handlers).
+  // A string, not a function: tsx would wrap named arrows in a helper the page does not have.
+  await page.evaluate(`new Promise((resolve) => {
+    if ('requestIdleCallback' in window) requestIdleCallback(() => setTimeout(resolve, 500), { timeout: 3000 });
+    else setTimeout(resolve, 1500);
+  })`);
+  await page.waitForLoadState('networkidle');
+  const entries = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .map((e) => ({ name: e.name, encoded: e.encodedBodySize })),
+  );
+  await page.close();
+  const origin = new URL(page.url()).origin;
+  const seen = new Map<string, JsFile>();
+  for (const e of entries) {
+    const u = new URL(e.name);
+    if (u.origin !== origin || !u.pathname.endsWith('.js') || seen.has(u.pathname)) continue;
+    const file = path.join(DIST, decodeURIComponent(u.pathname));
+    const body = fs.readFileSync(file);
+    seen.set(u.pathname, {
+      url: u.pathname,
+      rawBytes: body.length,
+      gzipBytes: zlib.gzipSync(body, { level: 6 }).length,
+      wireBytes: e.encoded,
+    });
+  }
+  const files = [...seen.values()].sort((a, b) => b.gzipBytes - a.gzipBytes);
+  const sum = (k: keyof Omit<JsFile, 'url'>) => files.reduce((s, f) => s + f[k], 0);
+  return { files, rawBytes: sum('rawBytes'), gzipBytes: sum('gzipBytes'), wireBytes: sum('wireBytes') };
+}
+
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function signIn(context: BrowserContext, baseURL: string, email: string) {
+  const res = await context.request.post('/_api/auth/login_with_password', {
+    data: { email, password: 'Nagai@2026' },
+    headers: { Origin: baseURL },
+  });
+  if (res.status() !== 200) throw new Error(`login ${email}: ${res.status()} ${await res.text()}`);
+}
+
+async function measureAs(browser: Browser, baseURL: string, email?: string): Promise<InitialJs> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 412, height: 823 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  try {
+    if (email) await signIn(context, baseURL, email);
+    return await measureInitialJs(context);
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const { startServer, writeSection } = await import('./lib/harness');
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('build first: npm run build');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-bundle-'));
+  delete process.env.DATABASE_URL; // embedded database with the demo shops and accounts
+  const server = await startServer({ DATA_DIR: dataDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const visitor = await measureAs(browser, server.url);
+    const customer = await measureAs(browser, server.url, 'customer@nagai.test');
+    const table = (label: string, m: InitialJs) =>
+      [
+        `**${label}: ${kib(m.gzipBytes)} gzip** (${kib(m.rawBytes)} raw, ${kib(m.wireBytes)} on the wire), ${m.files.length} files — budget ${kib(INITIAL_JS_BUDGET_BYTES)}: ${m.gzipBytes <= INITIAL_JS_BUDGET_BYTES ? 'within' : '**over**'}`,
+        '',
+        '| file | raw | gzip | wire |',
+        '|---|---:|---:|---:|',
+        ...m.files.map(
+          (f) =>
+            `| \`${f.url.replace(/^\/assets\//, '')}\` | ${kib(f.rawBytes)} | ${kib(f.gzipBytes)} | ${kib(f.wireBytes)} |`,
+        ),
+      ].join('\n');
+    const md = `## Bundle: initial JavaScript of /marketplace (issue 3)
+
+\`npm run build && npx tsx tests/bench/bundle.ts\` — a fresh Chromium profile (phone viewport) opens \`/marketplace\`
+on the production server (embedded database, demo shops) and waits for the first product card, network idle and the
+browser's idle callbacks; every same-origin \`.js\` in Resource Timing is counted. gzip = the built file compressed
+with zlib level 6; wire = \`encodedBodySize\` as Chromium received it (the server answers brotli when offered).
+The budget is asserted for a visitor by \`tests/e2e/budget.test.ts\`. ${new Date().toISOString().slice(0, 10)}.
+
+${table('Visitor', visitor)}
+
+${table('Signed-in customer', customer)}`;
+    writeSection('bundle', md);
+    console.log(md);
+    if (visitor.gzipBytes > INITIAL_JS_BUDGET_BYTES) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
