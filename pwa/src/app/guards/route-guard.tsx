@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import type { UserRole } from '../../../../api/contract/constants';
 import { sessionQuery } from '../../features/accounts/api';
-import { loginUrl, placeFor } from '../../features/accounts/utils/redirects';
+import { placeFor, unauthenticatedTarget } from '../../features/accounts/utils/redirects';
 import { AccessDenied } from './access-denied';
 import { Authenticating } from './authenticating';
 import { SessionError } from './session-error';
@@ -30,7 +30,9 @@ function RequireAuth({ roles, children }: { roles?: readonly UserRole[]; childre
   if (session.isError) return <SessionError onRetry={() => void session.refetch()} />;
   const user = session.data;
   if (!user) {
-    return <Navigate to={loginUrl(location.pathname + location.search + location.hash)} replace />;
+    return (
+      <Navigate to={unauthenticatedTarget(location.pathname + location.search + location.hash)} replace />
+    );
   }
   if (roles && !roles.includes(user.role)) return <AccessDenied role={user.role} />;
   return <>{children}</>;

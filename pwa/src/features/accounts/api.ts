@@ -8,6 +8,7 @@ import type {
 } from '../../../../api/contract/accounts';
 import { api } from '../../lib/api-client';
 import { clearPersistedQueries } from '../../lib/query-persist';
+import { beginLogout, endLogout } from './utils/redirects';
 
 interface UserResponse {
   user: User;
@@ -74,12 +75,14 @@ export function useLogoutMutation() {
   return useMutation({
     meta: { offlineAllowed: true },
     mutationFn: async () => {
+      beginLogout();
       setSessionUser(queryClient, null);
       clearUserData(queryClient);
       // Nothing browsed before logging out survives it: persisted catalogue and the worker's copy.
       await clearPersistedQueries();
       return api.post<{ success: boolean }>('/_api/auth/logout', {});
     },
+    onSettled: () => endLogout(),
   });
 }
 

@@ -58,8 +58,8 @@ export default function UserMenu({ user }: { user: User }) {
           </DropdownMenuItem>
           <DropdownMenuItem
             onSelect={() => {
-              navigate('/');
               logout.mutate();
+              void navigate('/');
             }}
           >
             <LogOut aria-hidden="true" className="h-4 w-4" />

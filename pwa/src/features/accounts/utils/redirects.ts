@@ -22,3 +22,23 @@ export function placeFor(role: UserRole, redirect?: string | null): string {
 export function loginUrl(path: string, base = '/login'): string {
   return path && path !== '/' ? `${base}?redirect=${encodeURIComponent(path)}` : base;
 }
+
+let loggingOut = false;
+
+/**
+ * Marks a logout in progress. The session is cleared before the route changes (route changes render as a
+ * transition, the session change at once), so a guarded page would otherwise send the user to /login.
+ */
+export function beginLogout(): void {
+  loggingOut = true;
+}
+
+/** The logout has been carried out (or failed); guards send visitors to /login again. */
+export function endLogout(): void {
+  loggingOut = false;
+}
+
+/** Where a guard sends a visitor: home right after a logout, else the login page that brings them back. */
+export function unauthenticatedTarget(path: string): string {
+  return loggingOut ? '/' : loginUrl(path);
+}
