@@ -103,16 +103,21 @@ describe('offline browsing', () => {
     const page = await context.newPage();
     await page.goto('/marketplace');
     await firstCardName(page);
-    await page.waitForFunction(() => (localStorage.getItem('nagai-query-cache') ?? '').includes('"catalog"'));
-    // Log out from a page that shows no catalogue (one that does would fetch it again, as a visitor).
+    // What the signed-in customer browsed: the marketplace's product list pages.
+    const browsed = '"catalog","products","list"';
+    await page.waitForFunction(
+      (key) => (localStorage.getItem('nagai-query-cache') ?? '').includes(key),
+      browsed,
+    );
     await page.goto('/orders');
-    expect(await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '')).toContain('"catalog"');
+    expect(await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '')).toContain(browsed);
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.waitForURL((u) => u.pathname !== '/orders');
+    // Logging out goes home, where the visitor's landing page loads (and may persist) its own public data.
+    await page.waitForURL((u) => u.pathname === '/');
     await page.waitForTimeout(1200); // past the persister's throttle
     const persisted = await page.evaluate(() => localStorage.getItem('nagai-query-cache') ?? '');
-    expect(persisted).not.toContain('"catalog"');
+    expect(persisted).not.toContain(browsed);
     await context.close();
   });
 });

@@ -48,11 +48,25 @@ export function newContext(
 
 /** Runs axe-core on the page and fails on serious or critical violations. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
+  // Toasts animate in and out: let running animations settle so axe sees their final colours.
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-sonner-toast]')].every((t) =>
+          t.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'),
+        ),
+      undefined,
+      { timeout: 2000 },
+    )
+    .catch(() => undefined);
   await page.evaluate(AXE_SOURCE);
   const result = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<unknown> } })
-      .axe;
-    return axe.run(document, { resultTypes: ['violations'] });
+    const axe = (window as unknown as { axe: { run: (ctx: object, opts: object) => Promise<unknown> } }).axe;
+    // Toasts sonner has hidden (stacked beyond view) or is removing are not shown to anyone.
+    const context = {
+      exclude: [['[data-sonner-toast][data-visible="false"]'], ['[data-sonner-toast][data-removed="true"]']],
+    };
+    return axe.run(context, { resultTypes: ['violations'] });
   })) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = serious.map(

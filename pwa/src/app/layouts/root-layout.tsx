@@ -34,7 +34,7 @@ export function RootLayout() {
       </main>
       {toasterNeeded && (
         <Suspense fallback={null}>
-          <Toaster position="top-center" closeButton />
+          <Toaster position="top-center" closeButton expand />
         </Suspense>
       )}
       <GlobalFeatures />
