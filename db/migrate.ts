@@ -25,8 +25,23 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => migrations[name],
 };
 
-/** Brings the schema up to date; safe to run on every start and from several processes. */
+const RACE_CODES = new Set(['42P07', '23505']); // duplicate table / unique violation
+
+/**
+ * Brings the schema up to date; safe to run on every start and from several processes. Processes starting
+ * at once on an empty database race to create knex's bookkeeping tables; the loser retries, and from then on
+ * knex's migration lock lets exactly one process run each migration.
+ */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, names] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
-  return names;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [, names] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
+      return names;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      const lockHeld = /Migration table is already locked/i.test((err as Error).message ?? '');
+      if (attempt >= 10 || !(lockHeld || (code && RACE_CODES.has(code)))) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
 }

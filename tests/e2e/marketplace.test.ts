@@ -81,11 +81,18 @@ describe('marketplace', () => {
     await page.getByLabel('Sort by').selectOption('price-asc');
     await page.waitForURL((u) => u.searchParams.get('sortBy') === 'price-asc');
     await settled(page);
-    const prices = (await grid(page).locator('article p').allTextContents()).map((p) =>
-      Number(p.replace(/[^\d]/g, '')),
-    );
-    expect(prices.length).toBeGreaterThan(1);
-    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+    // The URL changes a moment before the sorted page replaces the previous one: wait for the new order.
+    const readPrices = async () =>
+      (await grid(page).locator('article p').allTextContents()).map((p) => Number(p.replace(/[^\d]/g, '')));
+    await expect
+      .poll(
+        async () => {
+          const prices = await readPrices();
+          return prices.length > 1 && prices.every((p, i) => i === 0 || prices[i - 1] <= p);
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
 
     // Page 2 when there is one; the filters stay.
     const firstPage = await cardNames(page);
