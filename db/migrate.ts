@@ -33,6 +33,8 @@ const RACE_CODES = new Set(['42P07', '23505']); // duplicate table / unique viol
  * knex's migration lock lets exactly one process run each migration.
  */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
+  // Another process may hold the migration lock while it migrates (seconds on a busy machine): wait up to ~60 s.
+  const deadline = Date.now() + 60_000;
   for (let attempt = 1; ; attempt++) {
     try {
       const [, names] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
@@ -40,8 +42,8 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
     } catch (err) {
       const code = (err as { code?: string }).code;
       const lockHeld = /Migration table is already locked/i.test((err as Error).message ?? '');
-      if (attempt >= 10 || !(lockHeld || (code && RACE_CODES.has(code)))) throw err;
-      await new Promise((r) => setTimeout(r, 200 * attempt));
+      if (Date.now() > deadline || !(lockHeld || (code && RACE_CODES.has(code)))) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(1000, 100 * attempt)));
     }
   }
 }
