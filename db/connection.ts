@@ -93,3 +93,33 @@ export function toNumber(v: unknown): number {
   if (typeof v === 'bigint') return Number(v);
   return 0;
 }
+
+const pgTexts = new Map<string, string>();
+
+/**
+ * Runs one fixed statement that a hot path repeats (the session lookup, a seller's poll). On PostgreSQL it is
+ * a named prepared statement, parsed and planned once per pooled connection instead of on every request; on
+ * PGlite (one in-process connection, no network) it goes through knex as usual. `sql` takes `?` placeholders
+ * like knex.raw; `name` must be unique to that text.
+ */
+export async function hotQuery<T>(knex: Knex, name: string, sql: string, bindings: unknown[]): Promise<T[]> {
+  if (knex.client.config.client !== 'pg') {
+    return ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] }).rows;
+  }
+  let text = pgTexts.get(name);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    pgTexts.set(name, text);
+  }
+  const client = knex.client as {
+    acquireConnection(): Promise<pg.PoolClient>;
+    releaseConnection(c: pg.PoolClient): Promise<void>;
+  };
+  const conn = await client.acquireConnection();
+  try {
+    return (await conn.query<T & pg.QueryResultRow>({ name, text, values: bindings })).rows;
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}

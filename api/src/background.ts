@@ -26,6 +26,13 @@ export class BackgroundTasks {
     }
   }
 
+  /** Runs one job now, as its timer would (tests use it instead of waiting for the interval). */
+  async runNow(name: string): Promise<void> {
+    const task = this.tasks.find((t) => t.name === name);
+    if (!task) throw new Error(`no background task named ${name}`);
+    await task.run();
+  }
+
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CALL_MESSAGES } from '../../api/contract/calls';
 import type {
   CallHistoryResponse,
@@ -200,6 +200,30 @@ describe('GET /_api/call/incoming', () => {
     expect((await api.client().get('/_api/call/incoming')).status).toBe(401);
   });
 
+  it('reads the session itself: a revoked or expired session is refused, a valid one is touched', async () => {
+    // Signed out on the server: the cookie is worthless.
+    const seller2 = await signIn(api, await buildSeller(api.db.knex));
+    expect((await seller2.get('/_api/call/incoming')).status).toBe(200);
+    const cookie = [...seller2.cookies.entries()];
+    expect((await seller2.post('/_api/auth/logout', {})).status).toBe(200);
+    for (const [k, v] of cookie) seller2.cookies.set(k, v);
+    expect((await seller2.get('/_api/call/incoming')).status).toBe(401);
+
+    const p = await callParties(api);
+    expect((await p.asSeller.get('/_api/call/incoming')).status).toBe(200);
+    const started = api.clock.now().getTime();
+    onTestFinished(() => api.clock.advance(started - api.clock.now().getTime()));
+    // A session not seen for over an hour is touched, as the session middleware does on other paths.
+    const sessionOf = () => api.db.knex('sessions').where({ user_id: p.seller.id }).first();
+    api.clock.advance(2 * 3_600_000);
+    expect((await p.asSeller.get('/_api/call/incoming')).status).toBe(200);
+    const touched = (await sessionOf()) as { last_seen_at: Date; expires_at: Date };
+    expect(Math.abs(new Date(touched.last_seen_at).getTime() - api.clock.now().getTime())).toBeLessThan(1000);
+    // Past its expiry the same cookie is a visitor's.
+    api.clock.advance(new Date(touched.expires_at).getTime() - api.clock.now().getTime() + 1000);
+    expect((await p.asSeller.get('/_api/call/incoming')).status).toBe(401);
+  });
+
   it('lists waiting calls with the caller, marks them ringing and records presence', async () => {
     const p = await callParties(api);
     await api.db.knex('users').where({ id: p.customer.id }).update({ avatar_url: '/media/a.webp' });
@@ -209,6 +233,7 @@ describe('GET /_api/call/incoming', () => {
     expect((await callRow(callId)).ringing_at).toBeNull();
 
     const res = await p.asSeller.get<IncomingCallsResponse>('/_api/call/incoming');
+    await api.handle.background.runNow('calls:presence');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       calls: [
@@ -232,13 +257,20 @@ describe('GET /_api/call/incoming', () => {
     // A poll soon after the last one leaves the stored time alone (no write on the hot path)…
     api.clock.advance(PRESENCE_REFRESH_MS - 1000);
     await p.asSeller.get('/_api/call/incoming');
+    await api.handle.background.runNow('calls:presence');
     const unchanged = (await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first()) as {
       last_polled_at: Date;
     };
     expect(new Date(unchanged.last_polled_at).getTime()).toBe(new Date(presence.last_polled_at).getTime());
-    // …and one after the refresh interval records the seller again, well inside the 15 s online window.
+    // …and one after the refresh interval records the seller again, in the process's next batch of
+    // presence writes, well inside the 15 s online window.
     api.clock.advance(4000);
     await p.asSeller.get('/_api/call/incoming');
+    const queued = (await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first()) as {
+      last_polled_at: Date;
+    };
+    expect(new Date(queued.last_polled_at).getTime()).toBe(new Date(presence.last_polled_at).getTime());
+    await api.handle.background.runNow('calls:presence');
     const again = (await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first()) as {
       last_polled_at: Date;
     };

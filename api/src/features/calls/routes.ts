@@ -10,6 +10,7 @@ import {
 } from '../../../contract/calls';
 import { currentUser, requireAuth, requireRole } from '../../http/auth';
 import { parseBody, parseQuery } from '../../http/validate';
+import { adoptSession, sessionIdOf } from '../../http/session';
 import {
   endCall,
   getCallStatus,
@@ -17,6 +18,9 @@ import {
   listCallHistory,
   listSignals,
   pollIncomingCalls,
+  readPoll,
+  PresenceRecorder,
+  PRESENCE_FLUSH_MS,
   respondToCall,
   sendSignal,
   sweepCalls,
@@ -37,6 +41,8 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     background.every('calls:expire', CALLS_SWEEP_INTERVAL_MS, async () => {
       await sweepCalls(deps);
     });
+    const presence = new PresenceRecorder(deps.db);
+    background.every('calls:presence', PRESENCE_FLUSH_MS, () => presence.flush(deps.clock.now()));
 
     router.post(
       '/_api/call/initiate',
@@ -48,13 +54,16 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
       },
     );
 
-    router.get(
-      '/_api/call/incoming',
-      requireRole(['seller'], () => CALL_MESSAGES.sellersOnly),
-      async (ctx) => {
-        ctx.body = await pollIncomingCalls(ctx.deps, currentUser(ctx));
-      },
-    );
+    // The session is read here, with the seller's calls, in one statement (SESSION_IN_ROUTE).
+    const sellersOnly = requireRole(['seller'], () => CALL_MESSAGES.sellersOnly);
+    router.get('/_api/call/incoming', async (ctx) => {
+      const id = sessionIdOf(ctx);
+      const read = id ? await readPoll(ctx.deps, id) : undefined;
+      if (id) await adoptSession(ctx, id, read?.session);
+      await sellersOnly(ctx, async () => {
+        ctx.body = await pollIncomingCalls(ctx.deps, currentUser(ctx), read?.calls ?? [], presence);
+      });
+    });
 
     router.post('/_api/call/respond', requireAuth(), async (ctx) => {
       const { callId, response } = parseBody(ctx, respondCallSchema);

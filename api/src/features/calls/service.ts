@@ -18,6 +18,8 @@ import { LIVE_CALL_STATUSES, TERMINAL_CALL_STATUSES } from '../../../contract/co
 import type { AppDeps, SessionUser } from '../../http/context';
 import { conflict, notFound, tooManyRequests } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
+import { SESSION_USER_CTE, sessionBindings, type SessionRow } from '../../http/session';
+import { hotQuery } from '../../../../db/connection';
 import {
   presentCallBrief,
   presentCallStatus,
@@ -225,62 +227,150 @@ export async function initiateCall(
 }
 
 /**
- * Presence is rewritten only when the stored poll time is older than this, so a seller polling every 4 s
- * writes about every other poll instead of every one. The directory's online window (15 s) is far longer
- * than poll interval + this, so an app that keeps polling never shows as offline.
+ * Presence is rewritten only when the last write for that seller is older than this, so a seller polling
+ * every 4 s is written about every other poll instead of every one. The directory's online window (15 s) is
+ * longer than this plus a poll interval plus the batch delay, so an app that keeps polling never shows as
+ * offline.
  */
 export const PRESENCE_REFRESH_MS = 5_000;
+/** How often a process writes the presence refreshes it has gathered, in one statement. */
+export const PRESENCE_FLUSH_MS = 1_000;
+
+const PRESENCE_UPSERT = `insert into seller_presence (user_id, last_polled_at)
+  select * from unnest(?::int[], ?::timestamptz[]) where (select set_config('synchronous_commit', 'off', true)) is not null
+  on conflict (user_id) do update set last_polled_at = excluded.last_polled_at
+    where seller_presence.last_polled_at < excluded.last_polled_at`;
 
 /**
- * A seller's poll: records presence, expires what rang too long, marks newly delivered calls ringing and
- * lists the calls still waiting for an answer, oldest first.
+ * Records which sellers' apps are polling (the directory's online badge) without a write per poll: polls are
+ * gathered in memory and written every PRESENCE_FLUSH_MS in one statement, so a seller who opens the app
+ * shows as online about a second later, and 1,250 polls a second cost one small write a second.
  *
- * One statement (1,250 polls a second is the target load): the presence upsert runs only when the stored
- * time is stale, and the two guarded UPDATEs match nothing (and so write nothing) unless a call is waiting,
- * so the usual poll of an idle seller is a read. Every CTE sees the same snapshot, so the final SELECT sees
- * a just-delivered call as still pending; it filters on live statuses and the ring cutoff, which the
- * expiry UPDATE cannot change for a row it lists.
+ * The writes commit without waiting for the WAL flush (synchronous_commit off for their transaction only):
+ * presence is soft state that the next poll rewrites, so a crash can lose at most a second of these marks.
+ */
+export class PresenceRecorder {
+  /** Seller id → when this process last queued that seller's presence, in ms. */
+  private readonly noted = new Map<number, number>();
+  private readonly queued = new Map<number, string>();
+
+  constructor(private readonly db: Knex) {}
+
+  /** Notes a poll; the seller is written with the next batch unless written lately. */
+  polled(sellerId: number, now: Date): void {
+    const ms = now.getTime();
+    const last = this.noted.get(sellerId);
+    if (last !== undefined && ms - last < PRESENCE_REFRESH_MS) return;
+    this.noted.set(sellerId, ms);
+    this.queued.set(sellerId, now.toISOString());
+  }
+
+  /** Writes the gathered polls and forgets sellers that stopped polling. */
+  async flush(now: Date): Promise<void> {
+    const forget = now.getTime() - 4 * PRESENCE_REFRESH_MS;
+    for (const [id, ms] of this.noted) if (ms < forget) this.noted.delete(id);
+    if (!this.queued.size) return;
+    const ids = [...this.queued.keys()];
+    const times = [...this.queued.values()];
+    this.queued.clear();
+    await hotQuery(this.db, 'presence_upsert', PRESENCE_UPSERT, [ids, times]);
+  }
+}
+
+const INCOMING_SQL = `select c.id, c.caller_id, c.created_at, c.status, cu.display_name as caller_name,
+       cu.avatar_url as caller_avatar_url
+  from calls c join users cu on cu.id = c.caller_id
+ where c.seller_id = ? and c.status in ('pending', 'ringing')
+ order by c.created_at, c.id`;
+
+/** The session's user and, for a seller, each unanswered call with its caller: a row per call, or one row. */
+const POLL_SQL = `with ${SESSION_USER_CTE}
+select me.*, c.id as call_id, c.caller_id, c.created_at as call_created_at, c.status as call_status,
+       cu.display_name as caller_name, cu.avatar_url as caller_avatar_url
+  from me left join (calls c join users cu on cu.id = c.caller_id)
+    on c.seller_id = me.id and me.role = 'seller' and c.status in ('pending', 'ringing')
+ order by c.created_at, c.id`;
+
+type IncomingRow = Pick<
+  CallWithNamesRow,
+  'id' | 'caller_id' | 'created_at' | 'status' | 'caller_name' | 'caller_avatar_url'
+>;
+
+type PollRow = SessionRow & {
+  call_id: number | null;
+  caller_id: number;
+  call_created_at: Date;
+  call_status: CallWithNamesRow['status'];
+  caller_name: string;
+  caller_avatar_url: string | null;
+};
+
+/**
+ * The first half of a seller's poll, in one round trip: the session of the request (as the session
+ * middleware would read it) and that user's unanswered calls when the user is a seller.
+ */
+export async function readPoll(
+  deps: CallsDeps,
+  sessionId: string,
+): Promise<{ session: SessionRow | undefined; calls: IncomingRow[] }> {
+  const rows = await hotQuery<PollRow>(
+    deps.db,
+    'calls_poll',
+    POLL_SQL,
+    sessionBindings(sessionId, deps.clock.now()),
+  );
+  return {
+    session: rows[0],
+    calls: rows.flatMap((r) =>
+      r.call_id === null
+        ? []
+        : [
+            {
+              id: r.call_id,
+              caller_id: r.caller_id,
+              created_at: r.call_created_at,
+              status: r.call_status,
+              caller_name: r.caller_name,
+              caller_avatar_url: r.caller_avatar_url,
+            },
+          ],
+    ),
+  };
+}
+
+/**
+ * A seller's poll, given the unanswered calls readPoll found: records presence, expires what rang too long,
+ * marks newly delivered calls ringing and lists the calls still waiting for an answer, oldest first.
  *
- * A presence write commits without waiting for the WAL flush (synchronous_commit off for this statement's
- * transaction only): an fsync costs ~5 ms here and presence is soft state that the next poll rewrites. A
- * crash can lose at most the last fraction of a second of these marks; a lost 'ringing' mark is redone by
- * the next poll and a lost expiry by the sweep. Orders, payments and call answers keep synchronous commits.
+ * 1,250 polls a second is the target load, and nearly every poll finds nothing: so a poll is one prepared
+ * read (readPoll, a partial index), and only when that finds a call still pending or past the ring timeout
+ * does it run the guarded UPDATEs, then read again. Presence goes through the PresenceRecorder, in batches.
  */
 export async function pollIncomingCalls(
   deps: CallsDeps,
   seller: SessionUser,
+  unanswered: IncomingRow[],
+  presence?: PresenceRecorder,
 ): Promise<IncomingCallsResponse> {
   const { db } = deps;
   const now = deps.clock.now();
   const ringMs = deps.config.callRingTimeoutMs;
-  const cutoff = new Date(now.getTime() - ringMs);
-  const fresh = new Date(now.getTime() - PRESENCE_REFRESH_MS);
-  const result = (await db.raw(
-    `with presence as (
-       insert into seller_presence (user_id, last_polled_at)
-       select ?, ?::timestamptz from (select set_config('synchronous_commit', 'off', true)) async_commit
-        where not exists (select 1 from seller_presence where user_id = ? and last_polled_at > ?::timestamptz)
-       on conflict (user_id) do update set last_polled_at = excluded.last_polled_at
-       returning 1
-     ), expired as (
-       update calls set status = 'missed', end_reason = 'timeout',
-              ended_at = created_at + (? * interval '1 millisecond')
-        where seller_id = ? and status in ('pending', 'ringing') and created_at <= ?::timestamptz
-       returning 1
-     ), rung as (
-       update calls set status = 'ringing', ringing_at = ?::timestamptz
-        where seller_id = ? and status = 'pending' and created_at > ?::timestamptz
-       returning 1
-     )
-     select c.id, c.caller_id, c.created_at, cu.display_name as caller_name, cu.avatar_url as caller_avatar_url
-       from calls c join users cu on cu.id = c.caller_id
-      where c.seller_id = ? and c.status in ('pending', 'ringing') and c.created_at > ?::timestamptz
-      order by c.created_at, c.id`,
-    [seller.id, now, seller.id, fresh, ringMs, seller.id, cutoff, now, seller.id, cutoff, seller.id, cutoff],
-  )) as {
-    rows: Pick<CallWithNamesRow, 'id' | 'caller_id' | 'created_at' | 'caller_name' | 'caller_avatar_url'>[];
+  const cutoff = now.getTime() - ringMs;
+  presence?.polled(seller.id, now);
+  let live = unanswered;
+  if (live.some((r) => r.status === 'pending' || new Date(r.created_at).getTime() <= cutoff)) {
+    await expireUnansweredCalls(db, now, ringMs, { sellerId: seller.id });
+    await db('calls')
+      .where({ seller_id: seller.id, status: 'pending' })
+      .where('created_at', '>', new Date(cutoff))
+      .update({ status: 'ringing', ringing_at: now });
+    live = await hotQuery<IncomingRow>(db, 'calls_incoming', INCOMING_SQL, [seller.id]);
+  }
+  return {
+    calls: live
+      .filter((r) => new Date(r.created_at).getTime() > cutoff)
+      .map((r) => presentIncomingCall(r as CallWithNamesRow)),
   };
-  return { calls: result.rows.map((r) => presentIncomingCall(r as CallWithNamesRow)) };
 }
 
 /** The called seller accepts or declines a call that is still ringing. */
