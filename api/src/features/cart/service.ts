@@ -8,27 +8,19 @@ import {
   type CartChangeResponse,
   type CartUpdateInput,
 } from '../../../contract/cart';
+import { hotQuery } from '../../../../db/connection';
 import { badRequest, notFound } from '../../http/errors';
 import { presentCart, type CartLineRow } from './presenter';
 
 const insufficientStock = (available: number) =>
   badRequest(insufficientStockMessage(available), 'insufficient_stock');
 
-/** A product that may be put into a cart: not deleted, and its shop approved. */
-async function findBuyableProduct(db: Knex, productId: number) {
-  return (await db('products as p')
-    .join('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
-    .where('p.id', productId)
-    .whereNull('p.deleted_at')
-    .where('sp.is_approved', true)
-    .first('p.id', 'p.stock_quantity')) as { id: number; stock_quantity: number | null } | undefined;
-}
-
 /** The customer's cart with each line's availability and the total of the available lines. */
 export async function getCart(db: Knex, userId: number): Promise<Cart> {
-  const rows = (
-    (await db.raw(
-      `select ci.id as cart_item_id, ci.product_id, ci.quantity, p.name, p.price, p.stock_quantity,
+  const rows = await hotQuery<CartLineRow>(
+    db,
+    'cart_list',
+    `select ci.id as cart_item_id, ci.product_id, ci.quantity, p.name, p.price, p.stock_quantity,
               p.seller_id, sp.shop_name, (p.price * ci.quantity) as line_total,
               (p.deleted_at is null and sp.is_approved is true
                 and (p.stock_quantity is null or p.stock_quantity > 0)) as available,
@@ -39,34 +31,42 @@ export async function getCart(db: Knex, userId: number): Promise<Cart> {
          left join seller_profiles sp on sp.user_id = p.seller_id
         where ci.user_id = ?
         order by ci.created_at, ci.id`,
-      [userId],
-    )) as { rows: CartLineRow[] }
-  ).rows;
+    [userId],
+  );
   return presentCart(rows);
 }
 
 /**
- * Adds to the customer's line for the product (creating it), checked against stock. The guard sits in the
- * upsert itself so two quick adds cannot together pass the stock.
+ * Adds to the customer's line for the product (creating it), checked against stock, in one statement: the
+ * product must be buyable (not deleted, its shop approved), and the guard sits in the upsert itself so two
+ * quick adds cannot together pass the stock.
  */
-export async function addToCart(db: Knex, userId: number, input: CartAddInput): Promise<CartChangeResponse> {
-  const product = await findBuyableProduct(db, input.productId);
-  if (!product) throw notFound(CART_MESSAGES.productNotFound);
-  const stock = product.stock_quantity;
-  if (stock !== null && input.quantity > stock) throw insufficientStock(stock);
-  const limit = stock === null ? MAX_LINE_QUANTITY : Math.min(stock, MAX_LINE_QUANTITY);
-  const row = (
-    (await db.raw(
-      `insert into cart_items (user_id, product_id, quantity) values (?, ?, ?)
+const ADD_SQL = `with product as (
+       select p.id, p.stock_quantity, least(coalesce(p.stock_quantity, ?), ?) as line_limit
+         from products p join seller_profiles sp on sp.user_id = p.seller_id
+        where p.id = ? and p.deleted_at is null and sp.is_approved
+     ), added as (
+       insert into cart_items (user_id, product_id, quantity)
+       select ?, product.id, ? from product where ? <= product.line_limit
        on conflict (user_id, product_id) do update
          set quantity = cart_items.quantity + excluded.quantity, updated_at = now()
-         where cart_items.quantity + excluded.quantity <= ?
-       returning id, quantity`,
-      [userId, input.productId, input.quantity, limit],
-    )) as { rows: { id: number; quantity: number }[] }
-  ).rows[0];
-  if (!row) {
-    if (stock !== null && stock <= MAX_LINE_QUANTITY) throw insufficientStock(stock);
+         where cart_items.quantity + excluded.quantity <= (select line_limit from product)
+       returning id, quantity
+     )
+     select product.stock_quantity, added.id, added.quantity from product left join added on true`;
+
+export async function addToCart(db: Knex, userId: number, input: CartAddInput): Promise<CartChangeResponse> {
+  const { productId, quantity } = input;
+  const [row] = await hotQuery<{ stock_quantity: number | null; id: number | null; quantity: number | null }>(
+    db,
+    'cart_add',
+    ADD_SQL,
+    [MAX_LINE_QUANTITY, MAX_LINE_QUANTITY, productId, userId, quantity, quantity],
+  );
+  if (!row) throw notFound(CART_MESSAGES.productNotFound);
+  const stock = row.stock_quantity;
+  if (row.id === null || row.quantity === null) {
+    if (stock !== null && (quantity > stock || stock <= MAX_LINE_QUANTITY)) throw insufficientStock(stock);
     throw badRequest(CART_MESSAGES.quantityMax);
   }
   return { success: true, cartItemId: row.id, quantity: row.quantity };

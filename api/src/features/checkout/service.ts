@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromPaise, insufficientStockMessage, toPaise } from '../../../contract/cart';
 import { CHECKOUT_MESSAGES, type CheckoutData, type CheckoutResponse } from '../../../contract/checkout';
+import { hotQuery } from '../../../../db/connection';
 import { AppError, badRequest, conflict } from '../../http/errors';
 import { loadOrders } from '../orders/service';
 
@@ -51,13 +52,15 @@ async function claimKey(db: Knex, userId: number, key: string, hash: string): Pr
       // loses nothing, because the orders' own (synchronous) commit flushes every earlier WAL record with it,
       // and without that commit there is no order, so a retry may simply claim the key again.
       (
-        (await db.raw(
+        await hotQuery<{ id: number }>(
+          db,
+          'checkout_claim',
           `insert into idempotency_keys (user_id, scope, key, request_hash)
-         select ?, ?, ?, ? from (select set_config('synchronous_commit', 'off', true)) async_commit
-         on conflict (user_id, scope, key) do nothing returning id`,
+           select ?, ?, ?, ? from (select set_config('synchronous_commit', 'off', true)) async_commit
+           on conflict (user_id, scope, key) do nothing returning id`,
           [userId, SCOPE, key, hash],
-        )) as { rows: { id: number }[] }
-      ).rows[0];
+        )
+      )[0];
     if (inserted) return { kind: 'claimed', id: inserted.id };
 
     const row = (
@@ -212,7 +215,7 @@ async function placeOrders(
   input: CheckoutData,
   keyId: number,
 ): Promise<CheckoutResult> {
-  const lines = ((await trx.raw(CART_SQL, [user.id])) as { rows: CartLine[] }).rows;
+  const lines = await hotQuery<CartLine>(trx, 'checkout_cart', CART_SQL, [user.id]);
   if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.cartEmpty, 'cart_empty');
 
   for (const line of lines) {
@@ -229,11 +232,9 @@ async function placeOrders(
     }
   }
 
-  const decremented = (
-    (await trx.raw(DECREMENT_SQL, [
-      JSON.stringify(lines.map((l) => ({ id: l.product_id, quantity: l.quantity }))),
-    ])) as { rows: SoldProduct[] }
-  ).rows;
+  const decremented = await hotQuery<SoldProduct>(trx, 'checkout_decrement', DECREMENT_SQL, [
+    JSON.stringify(lines.map((l) => ({ id: l.product_id, quantity: l.quantity }))),
+  ]);
   const sold = new Map(decremented.map((row) => [row.id, row]));
   if (sold.size !== lines.length) {
     // The first line (in product id order) that the guard refused, named with its current state.
@@ -292,8 +293,11 @@ async function placeOrders(
       };
     });
   const checkoutRef = crypto.randomUUID();
-  const inserted = (
-    (await trx.raw(INSERT_ORDERS_SQL, [
+  const inserted = await hotQuery<{ id: number; seller_id: number; item_count: number }>(
+    trx,
+    'checkout_orders',
+    INSERT_ORDERS_SQL,
+    [
       user.id,
       checkoutRef,
       input.customerName,
@@ -306,8 +310,8 @@ async function placeOrders(
       // No payment is taken yet, whatever the method (payment_status 'pending'): a gateway is a later step.
       JSON.stringify(orderRows),
       JSON.stringify(itemRows),
-    ])) as { rows: { id: number; seller_id: number; item_count: number }[] }
-  ).rows;
+    ],
+  );
   if (inserted.length !== sellerIds.length || inserted[0]?.item_count !== itemRows.length) {
     throw new Error('checkout: orders or items were not all inserted');
   }
@@ -316,7 +320,12 @@ async function placeOrders(
   const body: CheckoutResponse = { orders: await loadOrders(trx, orderIds, user), checkoutRef };
   const result: CheckoutResult = { status: 201, body };
   // Stored in the same transaction as the orders: a replay can never see orders without their answer.
-  await trx.raw(FINISH_SQL, [lines.map((l) => l.id), result.status, JSON.stringify(body), keyId]);
+  await hotQuery(trx, 'checkout_finish', FINISH_SQL, [
+    lines.map((l) => l.id),
+    result.status,
+    JSON.stringify(body),
+    keyId,
+  ]);
   return result;
 }
 

@@ -10,7 +10,7 @@ import {
   type RateProductInput,
   type RateProductResponse,
 } from '../../../contract/orders';
-import { toNumber } from '../../../../db/connection';
+import { hotQuery, toNumber } from '../../../../db/connection';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import {
   presentOrder,
@@ -33,21 +33,29 @@ const ORDER_COLUMNS = `
 /** Loads whole orders (items, current images, ratings) for the given ids, in the order of the ids. */
 export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Promise<Order[]> {
   if (ids.length === 0) return [];
-  const orders = (
-    (await db.raw(
-      `select ${ORDER_COLUMNS}
-         from orders o
-         join users u on u.id = o.customer_id
-         left join seller_profiles sp on sp.user_id = o.seller_id
-        where o.id = any(?::int[])`,
-      [ids],
-    )) as { rows: OrderRow[] }
-  ).rows;
+  const orders = await hotQuery<OrderRow>(
+    db,
+    'orders_by_ids',
+    `select ${ORDER_COLUMNS}
+       from orders o
+       join users u on u.id = o.customer_id
+       left join seller_profiles sp on sp.user_id = o.seller_id
+      where o.id = any(?::int[])`,
+    [ids],
+  );
   // Each item carries its product's current images (in position order) and its rating, if any, so one
   // query answers for all three (ratings are unique per order and product).
-  const items = (
-    (await db.raw(
-      `select oi.id, oi.order_id, oi.product_id, oi.product_name, oi.image_url, oi.price, oi.gst_amount,
+  const items = await hotQuery<
+    OrderItemRow & {
+      images: string[] | null;
+      rating_stars: number | null;
+      rating_review: string | null;
+      rating_created_at: Date | string | null;
+    }
+  >(
+    db,
+    'order_items_by_orders',
+    `select oi.id, oi.order_id, oi.product_id, oi.product_name, oi.image_url, oi.price, oi.gst_amount,
               oi.quantity, (oi.price * oi.quantity) as line_total,
               array(select pi.card_url from product_images pi where pi.product_id = oi.product_id
                      order by pi.position) as images,
@@ -56,16 +64,8 @@ export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Pr
          left join product_ratings r on r.order_id = oi.order_id and r.product_id = oi.product_id
         where oi.order_id = any(?::int[])
         order by oi.order_id, oi.id`,
-      [ids],
-    )) as {
-      rows: (OrderItemRow & {
-        images: string[] | null;
-        rating_stars: number | null;
-        rating_review: string | null;
-        rating_created_at: Date | string | null;
-      })[];
-    }
-  ).rows;
+    [ids],
+  );
 
   const imagesByProduct = new Map<number, string[]>();
   const ratingsByKey = new Map<string, RatingRow>();
