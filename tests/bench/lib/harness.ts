@@ -43,6 +43,7 @@ export async function prepareData(
   const knex = openKnex(url);
   try {
     await migrateLatest(knex);
+    await readAutovacuum(knex);
     const count = async (sql: string) => Number((await knex.raw(sql)).rows[0].n);
     let products = await count('select count(*)::int as n from products');
     let sellers = await count("select count(*)::int as n from users where role = 'seller'");
@@ -70,11 +71,41 @@ export async function prepareData(
       products = await count('select count(*)::int as n from products');
       sellers = await count("select count(*)::int as n from users where role = 'seller'");
       orders = await count('select count(*)::int as n from orders');
+    } else {
+      await vacuumChurned(knex);
     }
     return { products, sellers, orders };
   } finally {
     await knex.destroy();
   }
+}
+
+/** The tables the benchmarks write to: carts, checkouts, sessions, polls and calls. */
+const CHURNED_TABLES = [
+  'cart_items',
+  'idempotency_keys',
+  'products',
+  'orders',
+  'order_items',
+  'sessions',
+  'seller_presence',
+  'calls',
+  'call_signals',
+];
+
+/**
+ * Every run starts from a vacuumed database. Earlier runs leave thousands of dead rows behind (each checkout
+ * deletes cart lines and rewrites product rows), and a PostgreSQL with autovacuum off, as on this machine,
+ * never clears them: the same query then gets slower run after run.
+ */
+export async function vacuumChurned(knex: Knex): Promise<void> {
+  for (const table of CHURNED_TABLES) await knex.raw(`vacuum analyze ${table}`);
+}
+
+/** PostgreSQL's autovacuum setting, for the machine line (off here: see vacuumChurned). */
+let autovacuum = 'unknown';
+export async function readAutovacuum(knex: Knex): Promise<void> {
+  autovacuum = String((await knex.raw('show autovacuum')).rows[0]?.autovacuum ?? 'unknown');
 }
 
 function run(cmd: string, args: string[], env: Record<string, string>): Promise<void> {
@@ -450,5 +481,5 @@ export function writeSection(name: string, markdown: string): void {
 /** One line naming the machine and date a table was measured on. */
 export function machineLine(): string {
   const mem = Math.round(os.totalmem() / 2 ** 30);
-  return `Measured on ${os.cpus().length} cores / ${mem} GiB, Node ${process.version}, PostgreSQL at ${new URL(BENCH_DATABASE_URL).host}, ${new Date().toISOString().slice(0, 10)}.`;
+  return `Measured on ${os.cpus().length} cores / ${mem} GiB, Node ${process.version}, PostgreSQL at ${new URL(BENCH_DATABASE_URL).host} (autovacuum ${autovacuum}; the tables the benchmarks write to are vacuumed before each run), ${new Date().toISOString().slice(0, 10)}.`;
 }
