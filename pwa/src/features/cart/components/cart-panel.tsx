@@ -1,12 +1,12 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
-import { Gem, Minus, Plus, ShoppingBag, Trash2, X } from 'lucide-react';
+import { Gem, Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LIMITS } from '../../../../../api/contract/constants';
 import type { CartItem } from '../../../../../api/contract/cart';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
@@ -26,31 +26,15 @@ export default function CartPanel({
 }) {
   const { t } = useTranslation();
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
-        <DialogPrimitive.Content
-          className="fixed inset-y-0 right-0 z-50 flex h-dvh w-full max-w-md flex-col bg-white shadow-xl focus:outline-none"
-          data-testid="cart-panel"
-        >
-          <div className="border-b border-stone-200 px-5 py-4 pr-14">
-            <DialogPrimitive.Title className="text-xl font-semibold text-ink">
-              {t('cart.title')}
-            </DialogPrimitive.Title>
-            <DialogPrimitive.Description className="text-sm text-muted">
-              {t('cart.description')}
-            </DialogPrimitive.Description>
-          </div>
-          <CartBody onClose={() => onOpenChange(false)} />
-          <DialogPrimitive.Close
-            aria-label={t('common.close')}
-            className="absolute top-4 right-4 rounded-md p-1.5 text-muted hover:bg-stone-100 hover:text-ink focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            <X aria-hidden="true" className="h-5 w-5" />
-          </DialogPrimitive.Close>
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent side="right" width="md" closeLabel={t('common.close')} data-testid="cart-panel">
+        <div className="border-b border-stone-200 px-5 py-4 pr-14">
+          <SheetTitle className="text-xl font-semibold text-ink">{t('cart.title')}</SheetTitle>
+          <SheetDescription className="text-sm text-muted">{t('cart.description')}</SheetDescription>
+        </div>
+        <CartBody onClose={() => onOpenChange(false)} />
+      </SheetContent>
+    </Sheet>
   );
 }
 
