@@ -1,6 +1,6 @@
 /**
  * Whether a video call is under way, read from the DOM: the calls area fills the header's `inCall` slot
- * (`<HeaderSlot name="inCall">`) exactly while a call is active. Reading the slot keeps this feature free
+ * (`<HeaderSlot name="inCall">`) exactly while a call is being placed, rings, connects or is active. Reading the slot keeps this feature free
  * of imports from the calls feature; the slot is the agreed signal.
  */
 const IN_CALL_SLOT = '[data-header-slot="inCall"]';

@@ -19,10 +19,18 @@ function CallUi() {
   }, [soon]);
   return (
     <>
-      {callState === 'connected' && (
+      {callState === 'connected' ? (
         <HeaderSlot name="inCall">
           <InCallIndicator />
         </HeaderSlot>
+      ) : (
+        soon && (
+          // Placed, ringing or connecting: nothing to show yet, but the slot tells the rest of the app
+          // (e.g. an app update waiting to reload) that a call is under way.
+          <HeaderSlot name="inCall">
+            <span hidden data-call-pending="" />
+          </HeaderSlot>
+        )
       )}
       {incoming && <IncomingCallModal />}
       {activeCall && !incoming && (

@@ -33,6 +33,8 @@ import { useUnloadBeacon } from '../hooks/use-unload-beacon';
 import { publishCallBridge, registerCallStarter } from '../lib/call-bridge';
 import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
 import { markCall } from '../../video/lib/marks';
+import { videoQueries } from '../../video/api';
+import { isOnline, OfflineError } from '../../../lib/online';
 
 /** Everything the call UI needs, from one provider (twilio-video-app-react style). */
 export interface CallContextValue {
@@ -289,6 +291,11 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const respond = useCallback(
     async (action: 'accept' | 'decline', record: IncomingCallRecord | null = incoming) => {
       if (!record || responding) return;
+      // Not a mutation (so not guarded by the query client): offline, say so at once and keep the call ringing.
+      if (!isOnline()) {
+        toast.error(translateMessage(errorMessage(new OfflineError())));
+        return;
+      }
       setResponding(true);
       const optimistic: ActiveCall = {
         callId: record.callId,
@@ -310,6 +317,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         markCall('respond-answered');
         if (action === 'accept') {
           if (call.status === 'active') {
+            // The video token now, while the call modal mounts, not after it.
+            void queryClient.prefetchQuery(videoQueries.token(record.callId));
             const confirmed = { ...optimistic, status: call.status };
             callRef.current = confirmed;
             setActiveCall(confirmed);
@@ -330,7 +339,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         setResponding(false);
       }
     },
-    [incoming, responding, t, clearCall, setIncoming],
+    [incoming, responding, t, clearCall, setIncoming, queryClient],
   );
 
   // Auto-decline an unanswered incoming call after 30 s (spec §4).
