@@ -1,5 +1,7 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { Input, Textarea } from './input';
 import { Label } from './label';
+import { PasswordInput, type PasswordInputProps } from './password-input';
 
 /** Props a field hands to its control so label, hint and error are announced together. */
 export interface FieldControlProps {
@@ -44,5 +46,57 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/** What a field shows around its control: the label, an optional hint and the current error. */
+export interface FieldTextProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+}
+
+/** Control props without the ones the field owns (id and aria wiring). */
+type ControlProps<P> = Omit<P, keyof FieldControlProps>;
+
+/** A Field around an Input: label, input props and error declared once. */
+export function InputField({
+  label,
+  hint,
+  error,
+  ...props
+}: FieldTextProps & ControlProps<InputHTMLAttributes<HTMLInputElement>>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <Input {...control} {...props} />}
+    </Field>
+  );
+}
+
+/** A Field around a Textarea. */
+export function TextareaField({
+  label,
+  hint,
+  error,
+  ...props
+}: FieldTextProps & ControlProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <Textarea {...control} {...props} />}
+    </Field>
+  );
+}
+
+/** A Field around a PasswordInput with its show/hide toggle. */
+export function PasswordInputField({
+  label,
+  hint,
+  error,
+  ...props
+}: FieldTextProps & ControlProps<PasswordInputProps>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <PasswordInput {...control} {...props} />}
+    </Field>
   );
 }

@@ -21,9 +21,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
-import { PasswordInput } from '../../../components/ui/password-input';
+import { InputField, PasswordInputField, TextareaField } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { useChangePasswordMutation, useUpdateProfileMutation } from '../api';
@@ -188,86 +186,70 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
   }
 
   const passwordField = (field: PasswordField, labelKey: string, autoComplete: string, hintKey?: string) => (
-    <Field label={t(labelKey)} error={errors[field]} hint={hintKey ? t(hintKey) : undefined}>
-      {(control) => (
-        <PasswordInput
-          {...control}
-          name={field}
-          autoComplete={autoComplete}
-          value={passwords[field]}
-          onChange={(e) => setPassword(field, e.target.value)}
-          visible={visible[field]}
-          onVisibleChange={(v) => setVisible((s) => ({ ...s, [field]: v }))}
-          showLabel={t('common.showPassword')}
-          hideLabel={t('common.hidePassword')}
-        />
-      )}
-    </Field>
+    <PasswordInputField
+      label={t(labelKey)}
+      error={errors[field]}
+      hint={hintKey ? t(hintKey) : undefined}
+      name={field}
+      autoComplete={autoComplete}
+      value={passwords[field]}
+      onChange={(e) => setPassword(field, e.target.value)}
+      visible={visible[field]}
+      onVisibleChange={(v) => setVisible((s) => ({ ...s, [field]: v }))}
+      showLabel={t('common.showPassword')}
+      hideLabel={t('common.hidePassword')}
+    />
   );
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
       <fieldset className="space-y-4" disabled={saving}>
         <legend className="sr-only">{t('profile.profileSection')}</legend>
-        <Field label={t('profile.displayName')} error={errors.displayName}>
-          {(control) => (
-            <Input
-              {...control}
-              name="displayName"
-              autoComplete="nickname"
-              value={values.displayName}
-              onChange={(e) => setValue('displayName', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('profile.email')} error={errors.email}>
-          {(control) => (
-            <Input
-              {...control}
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={values.email}
-              onChange={(e) => setValue('email', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('profile.phone')} error={errors.phone}>
-          {(control) => (
-            <Input
-              {...control}
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              value={values.phone}
-              onChange={(e) => setValue('phone', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('profile.address')} error={errors.address}>
-          {(control) => (
-            <Textarea
-              {...control}
-              name="address"
-              autoComplete="street-address"
-              rows={3}
-              value={values.address}
-              onChange={(e) => setValue('address', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('profile.avatarUrl')} error={errors.avatarUrl} hint={t('profile.avatarUrlHint')}>
-          {(control) => (
-            <Input
-              {...control}
-              name="avatarUrl"
-              type="url"
-              inputMode="url"
-              value={values.avatarUrl}
-              onChange={(e) => setValue('avatarUrl', e.target.value)}
-            />
-          )}
-        </Field>
+        <InputField
+          label={t('profile.displayName')}
+          error={errors.displayName}
+          name="displayName"
+          autoComplete="nickname"
+          value={values.displayName}
+          onChange={(e) => setValue('displayName', e.target.value)}
+        />
+        <InputField
+          label={t('profile.email')}
+          error={errors.email}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => setValue('email', e.target.value)}
+        />
+        <InputField
+          label={t('profile.phone')}
+          error={errors.phone}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          value={values.phone}
+          onChange={(e) => setValue('phone', e.target.value)}
+        />
+        <TextareaField
+          label={t('profile.address')}
+          error={errors.address}
+          name="address"
+          autoComplete="street-address"
+          rows={3}
+          value={values.address}
+          onChange={(e) => setValue('address', e.target.value)}
+        />
+        <InputField
+          label={t('profile.avatarUrl')}
+          error={errors.avatarUrl}
+          hint={t('profile.avatarUrlHint')}
+          name="avatarUrl"
+          type="url"
+          inputMode="url"
+          value={values.avatarUrl}
+          onChange={(e) => setValue('avatarUrl', e.target.value)}
+        />
       </fieldset>
 
       <Collapsible.Root

@@ -2,9 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoginSchema, type User } from '../../../../../api/contract/accounts';
 import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
-import { PasswordInput } from '../../../components/ui/password-input';
+import { InputField, PasswordInputField } from '../../../components/ui/field';
 import { useLoginMutation } from '../api';
 import { loginErrorText } from '../utils/auth-errors';
 import { zodFieldErrors, type FieldErrors } from '../utils/form-errors';
@@ -50,34 +48,28 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
       <FormAlert message={formError} />
-      <Field label={t('auth.fields.email')} error={errors.email}>
-        {(control) => (
-          <Input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label={t('auth.fields.password')} error={errors.password}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            name="password"
-            autoComplete="current-password"
-            value={values.password}
-            onChange={(e) => set('password', e.target.value)}
-            visible={showPassword}
-            onVisibleChange={setShowPassword}
-            showLabel={t('common.showPassword')}
-            hideLabel={t('common.hidePassword')}
-          />
-        )}
-      </Field>
+      <InputField
+        label={t('auth.fields.email')}
+        error={errors.email}
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={values.email}
+        onChange={(e) => set('email', e.target.value)}
+      />
+      <PasswordInputField
+        label={t('auth.fields.password')}
+        error={errors.password}
+        name="password"
+        autoComplete="current-password"
+        value={values.password}
+        onChange={(e) => set('password', e.target.value)}
+        visible={showPassword}
+        onVisibleChange={setShowPassword}
+        showLabel={t('common.showPassword')}
+        hideLabel={t('common.hidePassword')}
+      />
       <Button type="submit" className="w-full" loading={busy}>
         {busy ? t('auth.login.submitting') : t('auth.login.submit')}
       </Button>

@@ -2,9 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RegisterSchema, type RegisterInput, type User } from '../../../../../api/contract/accounts';
 import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
-import { PasswordInput } from '../../../components/ui/password-input';
+import { InputField, PasswordInputField } from '../../../components/ui/field';
 import { useRegisterMutation } from '../api';
 import { registrationErrorText } from '../utils/auth-errors';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
@@ -80,85 +78,65 @@ export function RegisterForm({
 
   const busy = register.isPending || done;
   const passwordField = (field: 'password' | 'confirmPassword', label: string, hint?: string) => (
-    <Field label={label} error={errors[field]} hint={hint}>
-      {(control) => (
-        <PasswordInput
-          {...control}
-          name={field}
-          autoComplete="new-password"
-          value={values[field]}
-          onChange={(e) => set(field, e.target.value)}
-          visible={visible[field]}
-          onVisibleChange={(v) => setVisible((s) => ({ ...s, [field]: v }))}
-          showLabel={t('common.showPassword')}
-          hideLabel={t('common.hidePassword')}
-        />
-      )}
-    </Field>
+    <PasswordInputField
+      label={label}
+      error={errors[field]}
+      hint={hint}
+      name={field}
+      autoComplete="new-password"
+      value={values[field]}
+      onChange={(e) => set(field, e.target.value)}
+      visible={visible[field]}
+      onVisibleChange={(v) => setVisible((s) => ({ ...s, [field]: v }))}
+      showLabel={t('common.showPassword')}
+      hideLabel={t('common.hidePassword')}
+    />
   );
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4">
       <FormAlert message={formError} />
       {variant === 'customer' && (
-        <Field label={t('auth.fields.fullName')} error={errors.fullName}>
-          {(control) => (
-            <Input
-              {...control}
-              name="fullName"
-              autoComplete="name"
-              value={values.fullName}
-              onChange={(e) => set('fullName', e.target.value)}
-            />
-          )}
-        </Field>
+        <InputField
+          label={t('auth.fields.fullName')}
+          error={errors.fullName}
+          name="fullName"
+          autoComplete="name"
+          value={values.fullName}
+          onChange={(e) => set('fullName', e.target.value)}
+        />
       )}
-      <Field
+      <InputField
         label={t(variant === 'seller' ? 'auth.fields.yourName' : 'auth.fields.displayName')}
         error={errors.displayName}
         hint={t('auth.register.displayNameHint')}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            name="displayName"
-            autoComplete="nickname"
-            value={values.displayName}
-            onChange={(e) => set('displayName', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label={t('auth.fields.email')} error={errors.email}>
-        {(control) => (
-          <Input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
-          />
-        )}
-      </Field>
+        name="displayName"
+        autoComplete="nickname"
+        value={values.displayName}
+        onChange={(e) => set('displayName', e.target.value)}
+      />
+      <InputField
+        label={t('auth.fields.email')}
+        error={errors.email}
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={values.email}
+        onChange={(e) => set('email', e.target.value)}
+      />
       {passwordField('password', t('auth.fields.password'), t('auth.register.passwordHint'))}
       {passwordField('confirmPassword', t('auth.fields.confirmPassword'))}
       {variant === 'admin' && (
-        <Field
+        <InputField
           label={t('auth.fields.adminSignupCode')}
           error={errors.adminSignupCode}
           hint={t('auth.admin.codeHint')}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              name="adminSignupCode"
-              autoComplete="off"
-              value={values.adminSignupCode}
-              onChange={(e) => set('adminSignupCode', e.target.value)}
-            />
-          )}
-        </Field>
+          name="adminSignupCode"
+          autoComplete="off"
+          value={values.adminSignupCode}
+          onChange={(e) => set('adminSignupCode', e.target.value)}
+        />
       )}
       <Button type="submit" className="w-full" loading={busy}>
         {busy ? t('auth.register.submitting') : t('auth.register.submit')}
