@@ -1,5 +1,10 @@
+import { AlertTriangle, PackageOpen } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/i18n';
 
 /** Three skeleton order cards while a list loads (spec §9: 3 elsewhere). */
 export function OrderListSkeleton() {
@@ -17,6 +22,40 @@ export function OrderListSkeleton() {
         </div>
       ))}
     </div>
+  );
+}
+
+/** A list that failed to load, as an alert: `title`, then the server's message or `fallback` when it gave none. */
+export function OrderListError({
+  title,
+  error,
+  fallback,
+}: {
+  title: string;
+  error: Error;
+  fallback: string;
+}) {
+  return (
+    <div role="alert">
+      <EmptyState
+        icon={<AlertTriangle className="h-8 w-8" />}
+        title={title}
+        description={error.message ? translateMessage(errorMessage(error)) : fallback}
+      />
+    </div>
+  );
+}
+
+/** No orders to list (none yet, or none with the chosen filter), with an optional way on. */
+export function NoOrders({ description, action }: { description: string; action?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <EmptyState
+      icon={<PackageOpen className="h-8 w-8" />}
+      title={t('messages.orders.emptyTitle')}
+      description={description}
+      action={action}
+    />
   );
 }
 

@@ -1,20 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, LockKeyhole, PackageOpen } from 'lucide-react';
+import { LockKeyhole } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { CustomerOrderFilter, Order } from '../../../../../api/contract/orders';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatPrice } from '../../../lib/format';
-import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { orderQueries } from '../api';
 import { formatOrderDate } from '../components/format-date';
 import { OrderItems } from '../components/order-items';
-import { OrderListSkeleton, PaymentLine } from '../components/order-states';
+import { NoOrders, OrderListError, OrderListSkeleton, PaymentLine } from '../components/order-states';
 import { Pagination } from '../components/pagination';
 import { StatusBadge } from '../components/status-badge';
 
@@ -86,22 +85,14 @@ export default function CustomerOrdersPage() {
             }
           />
         ) : (
-          <div role="alert">
-            <EmptyState
-              icon={<AlertTriangle className="h-8 w-8" />}
-              title={t('orders.fetchErrorTitle')}
-              description={
-                orders.error.message
-                  ? translateMessage(errorMessage(orders.error))
-                  : t('orders.unknownErrorDot')
-              }
-            />
-          </div>
+          <OrderListError
+            title={t('orders.fetchErrorTitle')}
+            error={orders.error}
+            fallback={t('orders.unknownErrorDot')}
+          />
         )
       ) : orders.data.orders.length === 0 ? (
-        <EmptyState
-          icon={<PackageOpen className="h-8 w-8" />}
-          title={t('messages.orders.emptyTitle')}
+        <NoOrders
           description={t(
             filter === 'all' ? 'messages.orders.emptyCustomer' : 'messages.orders.emptyFiltered',
           )}

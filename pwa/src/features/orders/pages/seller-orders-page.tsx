@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, ChevronDown, PackageOpen } from 'lucide-react';
+import { ChevronDown } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -14,7 +14,6 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatPrice } from '../../../lib/format';
@@ -24,7 +23,7 @@ import { sessionQuery } from '../../accounts/api';
 import { orderQueries, useUpdateOrderStatusMutation } from '../api';
 import { formatOrderDate } from '../components/format-date';
 import { OrderItems } from '../components/order-items';
-import { OrderListSkeleton, PaymentLine } from '../components/order-states';
+import { NoOrders, OrderListError, OrderListSkeleton, PaymentLine } from '../components/order-states';
 import { Pagination } from '../components/pagination';
 import { StatusBadge } from '../components/status-badge';
 
@@ -93,23 +92,13 @@ export default function SellerOrdersPage() {
       {orders.isPending ? (
         <OrderListSkeleton />
       ) : orders.isError ? (
-        <div role="alert">
-          <EmptyState
-            icon={<AlertTriangle className="h-8 w-8" />}
-            title={t('orders.loadFailedTitle')}
-            description={
-              orders.error.message
-                ? translateMessage(errorMessage(orders.error))
-                : t('orders.unexpectedError')
-            }
-          />
-        </div>
-      ) : orders.data.orders.length === 0 ? (
-        <EmptyState
-          icon={<PackageOpen className="h-8 w-8" />}
-          title={t('messages.orders.emptyTitle')}
-          description={t('messages.orders.emptyFiltered')}
+        <OrderListError
+          title={t('orders.loadFailedTitle')}
+          error={orders.error}
+          fallback={t('orders.unexpectedError')}
         />
+      ) : orders.data.orders.length === 0 ? (
+        <NoOrders description={t('messages.orders.emptyFiltered')} />
       ) : (
         <>
           <ul
