@@ -1,25 +1,18 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
-  Cart,
   CartAddInput,
   CartChangeResponse,
   CartRemoveInput,
   CartUpdateInput,
 } from '../../../../api/contract/cart';
 import { api } from '../../lib/api-client';
+import { cartKey, cartListQuery } from '../../lib/cart-query';
 
-/**
- * Query factories of the cart area. The key ['cart', 'list'] is also read by the checkout page (which keeps
- * its own fetcher for the same call, as features do not import each other): keep the two in step.
- */
+/** Query factories of the cart area; the list is shared with the checkout page through lib/cart-query. */
 export const cartQueries = {
-  all: () => ['cart'] as const,
+  all: () => cartKey,
   /** The signed-in customer's cart: lines with availability, total of available lines, total quantity. */
-  list: () =>
-    queryOptions({
-      queryKey: [...cartQueries.all(), 'list'] as const,
-      queryFn: ({ signal }) => api.get<Cart>('/_api/cart/list', undefined, { signal }),
-    }),
+  list: cartListQuery,
 };
 
 /** Adds a product to the cart (to its existing line when there is one); the cart refreshes. */

@@ -1,23 +1,11 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Cart } from '../../../../api/contract/cart';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   IDEMPOTENCY_HEADER,
   type CheckoutData,
   type CheckoutResponse,
 } from '../../../../api/contract/checkout';
 import { api } from '../../lib/api-client';
-
-/**
- * The checkout page reads the cart under the cart area's key (['cart', 'list']), so the header badge, the
- * panel and this page share one cache entry; features do not import each other, hence the second fetcher.
- */
-export const checkoutQueries = {
-  cart: () =>
-    queryOptions({
-      queryKey: ['cart', 'list'] as const,
-      queryFn: ({ signal }) => api.get<Cart>('/_api/cart/list', undefined, { signal }),
-    }),
-};
+import { cartKey } from '../../lib/cart-query';
 
 /** Places the cart as one order per shop. `idempotencyKey` identifies the attempt (same key = same result). */
 export function useCheckoutMutation() {
@@ -34,7 +22,7 @@ export function useRemoveUnavailableMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (cartItemId: number) => api.post<{ success: true }>('/_api/cart/remove', { cartItemId }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['cart'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKey }),
   });
 }
 

@@ -14,18 +14,14 @@ import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { cartKey, cartListQuery } from '../../../lib/cart-query';
 import { cn } from '../../../lib/cn';
 import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sessionQuery } from '../../accounts/api';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../form-errors';
-import {
-  checkoutQueries,
-  newIdempotencyKey,
-  useCheckoutMutation,
-  useRemoveUnavailableMutation,
-} from '../api';
+import { newIdempotencyKey, useCheckoutMutation, useRemoveUnavailableMutation } from '../api';
 
 type TextField = 'customerName' | 'customerPhone' | 'shippingAddress' | 'city' | 'state' | 'pinCode';
 type Values = Record<TextField, string> & { paymentMethod: PaymentMethod };
@@ -53,7 +49,8 @@ export default function CheckoutPage() {
 
 function CustomerCheckout({ user }: { user: User }) {
   const { t } = useTranslation();
-  const cart = useQuery(checkoutQueries.cart());
+  // The cart area's query (one cache entry with the header badge and the panel).
+  const cart = useQuery(cartListQuery());
   // After an order is placed the refreshed cart is empty: that must not send the customer to the marketplace.
   const [placed, setPlaced] = useState(false);
 
@@ -138,7 +135,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
           attempt.current = null;
           onPlaced();
           toast.success(t('messages.checkout.success'));
-          void queryClient.invalidateQueries({ queryKey: ['cart'] });
+          void queryClient.invalidateQueries({ queryKey: cartKey });
           void queryClient.invalidateQueries({ queryKey: ['orders'] });
           navigate('/orders');
         },
@@ -152,7 +149,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
           const message = raw ? translateMessage(raw) : t('messages.checkout.unknownError');
           toast.error(t('messages.checkout.failed', { message }));
           // A stock or availability refusal means the cart changed: show it as it is now.
-          void queryClient.invalidateQueries({ queryKey: ['cart'] });
+          void queryClient.invalidateQueries({ queryKey: cartKey });
         },
       },
     );
