@@ -10,8 +10,7 @@ import { CheckoutSchema, type CheckoutData } from '../../../../../api/contract/c
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../../api/contract/constants';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
+import { InputField, TextareaField } from '../../../components/ui/field';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { cartKey, cartListQuery } from '../../../lib/cart-query';
@@ -156,20 +155,17 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
   }
 
   const text = (field: TextField, opts: { autoComplete: string; inputMode?: 'tel' | 'numeric' }) => (
-    <Field label={t(`checkout.fields.${field}`)} error={errors[field]}>
-      {(control) => (
-        <Input
-          {...control}
-          name={field}
-          value={values[field]}
-          onChange={(e) => setValue(field, e.target.value)}
-          autoComplete={opts.autoComplete}
-          inputMode={opts.inputMode}
-          required
-          aria-required="true"
-        />
-      )}
-    </Field>
+    <InputField
+      label={t(`checkout.fields.${field}`)}
+      error={errors[field]}
+      name={field}
+      value={values[field]}
+      onChange={(e) => setValue(field, e.target.value)}
+      autoComplete={opts.autoComplete}
+      inputMode={opts.inputMode}
+      required
+      aria-required="true"
+    />
   );
 
   return (
@@ -188,19 +184,16 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
             {text('customerName', { autoComplete: 'name' })}
             {text('customerPhone', { autoComplete: 'tel', inputMode: 'tel' })}
             <div className="sm:col-span-2">
-              <Field label={t('checkout.fields.shippingAddress')} error={errors.shippingAddress}>
-                {(control) => (
-                  <Textarea
-                    {...control}
-                    name="shippingAddress"
-                    value={values.shippingAddress}
-                    onChange={(e) => setValue('shippingAddress', e.target.value)}
-                    autoComplete="street-address"
-                    required
-                    aria-required="true"
-                  />
-                )}
-              </Field>
+              <TextareaField
+                label={t('checkout.fields.shippingAddress')}
+                error={errors.shippingAddress}
+                name="shippingAddress"
+                value={values.shippingAddress}
+                onChange={(e) => setValue('shippingAddress', e.target.value)}
+                autoComplete="street-address"
+                required
+                aria-required="true"
+              />
             </div>
             {text('city', { autoComplete: 'address-level2' })}
             {text('state', { autoComplete: 'address-level1' })}

@@ -10,8 +10,8 @@ import {
   type ProductUpdateInput,
 } from '../../../../../api/contract/products';
 import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
+import { Field, InputField, TextareaField } from '../../../components/ui/field';
+import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { errorMessage } from '../../../lib/api-client';
 import { formatCategory } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
@@ -19,7 +19,6 @@ import { useCreateProductMutation, useUpdateProductMutation } from '../api';
 import { apiFieldErrors, focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
 import { ImageEditor } from './image-editor';
 import { ListEditor } from './list-editor';
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from './sheet';
 
 /** Text-like product fields as the form holds them (strings; blank means "not given"). */
 const TEXT_FIELDS = [
@@ -120,7 +119,12 @@ export function ProductSheet({
   const { t } = useTranslation();
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
-      <SheetContent closeLabel={t('common.close')} aria-describedby="product-sheet-description">
+      <SheetContent
+        side="right"
+        width="2xl"
+        closeLabel={t('common.close')}
+        aria-describedby="product-sheet-description"
+      >
         <div className="border-b border-stone-200 px-5 py-4 pr-14 sm:px-6">
           <SheetTitle className="text-xl font-semibold text-ink">
             {product ? t('seller.products.editTitle') : t('seller.products.addTitle')}
@@ -202,18 +206,16 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     const withUnit = opts.unit ? `${base} (${opts.unit})` : base;
     const label = opts.optional ? `${withUnit} – ${t('common.optional')}` : withUnit;
     return (
-      <Field label={label} error={errors[field]} hint={opts.hint}>
-        {(control) => (
-          <Input
-            {...control}
-            name={field}
-            inputMode={opts.inputMode}
-            autoComplete="off"
-            value={values[field]}
-            onChange={(e) => set(field, e.target.value)}
-          />
-        )}
-      </Field>
+      <InputField
+        label={label}
+        error={errors[field]}
+        hint={opts.hint}
+        name={field}
+        inputMode={opts.inputMode}
+        autoComplete="off"
+        value={values[field]}
+        onChange={(e) => set(field, e.target.value)}
+      />
     );
   };
 
@@ -254,17 +256,14 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
             <>
               <div className="sm:col-span-2">{text('name')}</div>
               <div className="sm:col-span-2">
-                <Field label={t('seller.productForm.description')} error={errors.description}>
-                  {(control) => (
-                    <Textarea
-                      {...control}
-                      name="description"
-                      rows={4}
-                      value={values.description}
-                      onChange={(e) => set('description', e.target.value)}
-                    />
-                  )}
-                </Field>
+                <TextareaField
+                  label={t('seller.productForm.description')}
+                  error={errors.description}
+                  name="description"
+                  rows={4}
+                  value={values.description}
+                  onChange={(e) => set('description', e.target.value)}
+                />
               </div>
               {text('price', { unit: '₹', inputMode: 'decimal' })}
               {text('stockQuantity', { optional: true, inputMode: 'numeric' })}
