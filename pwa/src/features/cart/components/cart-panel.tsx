@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Gem, Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
+import { Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LIMITS } from '../../../../../api/contract/constants';
 import type { CartItem } from '../../../../../api/contract/cart';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ProductThumb } from '../../../components/ui/product-thumb';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
@@ -161,21 +162,7 @@ function CartLine({ item }: { item: CartItem }) {
 
   return (
     <li className="flex gap-3 py-4" data-testid="cart-line" aria-busy={busy || undefined}>
-      {item.imageUrl ? (
-        <img
-          src={item.imageUrl}
-          alt=""
-          className="h-20 w-20 shrink-0 rounded-md border border-stone-200 object-cover"
-          loading="lazy"
-        />
-      ) : (
-        <div
-          aria-hidden="true"
-          className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-brand-50 text-brand-700"
-        >
-          <Gem className="h-8 w-8" />
-        </div>
-      )}
+      <ProductThumb src={item.imageUrl} size="lg" lazy />
       <div className="min-w-0 flex-1">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Banknote, CreditCard, Gem, Smartphone, Trash2 } from 'lucide-react';
+import { Banknote, CreditCard, Smartphone, Trash2 } from 'lucide-react';
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { PAYMENT_METHODS, type PaymentMethod } from '../../../../../api/contract
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { InputField, TextareaField } from '../../../components/ui/field';
+import { ProductThumb } from '../../../components/ui/product-thumb';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { cartKey, cartListQuery } from '../../../lib/cart-query';
@@ -326,20 +327,7 @@ function SummaryLine({ item }: { item: CartItem }) {
   const remove = useRemoveUnavailableMutation();
   return (
     <li className="flex gap-3">
-      {item.imageUrl ? (
-        <img
-          src={item.imageUrl}
-          alt=""
-          className="h-14 w-14 shrink-0 rounded-md border border-stone-200 object-cover"
-        />
-      ) : (
-        <div
-          aria-hidden="true"
-          className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-brand-50 text-brand-700"
-        >
-          <Gem className="h-6 w-6" />
-        </div>
-      )}
+      <ProductThumb src={item.imageUrl} size="md" />
       <div className="min-w-0 flex-1 text-sm">
         <p className="font-medium break-words text-ink">{item.productName}</p>
         {item.available ? (

@@ -1,6 +1,6 @@
-import { Gem } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { OrderItem } from '../../../../../api/contract/orders';
+import { ProductThumb } from '../../../components/ui/product-thumb';
 import { formatPrice } from '../../../lib/format';
 
 /** The lines of an order card: image, name, quantity × unit price, line total (2 decimals, spec §9). */
@@ -12,21 +12,7 @@ export function OrderItems({ items }: { items: OrderItem[] }) {
         const image = item.product.images[0];
         return (
           <li key={item.id} className="flex items-center gap-3 py-2">
-            {image ? (
-              <img
-                src={image}
-                alt=""
-                loading="lazy"
-                className="h-12 w-12 shrink-0 rounded-md border border-stone-200 object-cover"
-              />
-            ) : (
-              <div
-                aria-hidden="true"
-                className="flex h-12 w-12 shrink-0 items-center justify-center rounded-md bg-brand-50 text-brand-700"
-              >
-                <Gem className="h-5 w-5" />
-              </div>
-            )}
+            <ProductThumb src={image} size="sm" lazy />
             <div className="min-w-0 flex-1 text-sm">
               <p className="font-medium break-words text-ink">{item.product.name}</p>
               <p className="text-muted">

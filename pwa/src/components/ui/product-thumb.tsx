@@ -1,0 +1,38 @@
+import { Gem } from 'lucide-react';
+
+const SIZES = {
+  sm: { box: 'h-12 w-12', icon: 'h-5 w-5' },
+  md: { box: 'h-14 w-14', icon: 'h-6 w-6' },
+  lg: { box: 'h-20 w-20', icon: 'h-8 w-8' },
+} as const;
+
+/**
+ * A product's square thumbnail in a list line (cart, checkout summary, order items): its image, or a gem
+ * placeholder when it has none. Decorative: the line names the product beside it.
+ */
+export function ProductThumb({
+  src,
+  size,
+  lazy = false,
+}: {
+  src: string | null | undefined;
+  size: keyof typeof SIZES;
+  lazy?: boolean;
+}) {
+  const { box, icon } = SIZES[size];
+  return src ? (
+    <img
+      src={src}
+      alt=""
+      loading={lazy ? 'lazy' : undefined}
+      className={`${box} shrink-0 rounded-md border border-stone-200 object-cover`}
+    />
+  ) : (
+    <div
+      aria-hidden="true"
+      className={`flex ${box} shrink-0 items-center justify-center rounded-md bg-brand-50 text-brand-700`}
+    >
+      <Gem className={icon} />
+    </div>
+  );
+}
