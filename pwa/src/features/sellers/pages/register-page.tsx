@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sessionQuery } from '../../accounts/api';
-import { sellerQueries, useRegisterSellerMutation } from '../api';
+import { useRegisterSellerMutation } from '../api';
 import { FormAlert } from '../components/form-alert';
-import { ErrorCard, SellerPageSkeleton } from '../components/page-states';
+import { NewShopPage } from '../components/new-shop-page';
 import { ShopRegistrationForm } from '../components/shop-registration-form';
 
 /**
@@ -20,24 +19,11 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const session = useQuery(sessionQuery());
-  const profile = useQuery(sellerQueries.profile());
   const register = useRegisterSellerMutation();
   const [refusal, setRefusal] = useState<string | null>(null);
-  useDocumentTitle(t('seller.register.title'));
 
-  let body;
-  if (profile.isPending) body = <SellerPageSkeleton label={t('common.loading')} />;
-  else if (profile.isError)
-    body = (
-      <ErrorCard
-        title={t('seller.dashboard.failedToLoadProfile')}
-        message={translateMessage(errorMessage(profile.error))}
-        onRetry={() => void profile.refetch()}
-      />
-    );
-  else if (profile.data) return <Navigate to="/seller/dashboard" replace />;
-  else
-    body = (
+  return (
+    <NewShopPage title={t('seller.register.title')} subtitle={t('seller.register.subtitle')}>
       <Card>
         <CardHeader>
           <h2 className="text-xl font-semibold text-ink">{t('seller.register.formTitle')}</h2>
@@ -68,15 +54,6 @@ export default function RegisterPage() {
           />
         </CardContent>
       </Card>
-    );
-
-  return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
-      <div className="space-y-2">
-        <h1 className="text-3xl font-bold text-brand-800">{t('seller.register.title')}</h1>
-        <p className="text-muted">{t('seller.register.subtitle')}</p>
-      </div>
-      {body}
-    </div>
+    </NewShopPage>
   );
 }
