@@ -48,13 +48,14 @@ export function newContext(
 
 /** Runs axe-core on the page and fails on serious or critical violations. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
-  // Toasts animate in and out: let running animations settle so axe sees their final colours.
+  // Toasts, sheets and their overlays animate in and out: let running finite animations settle so axe sees
+  // final colours, not a half-faded overlay over the page (skeleton pulses loop forever and are ignored).
   await page
     .waitForFunction(
       () =>
-        [...document.querySelectorAll('[data-sonner-toast]')].every((t) =>
-          t.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'),
-        ),
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       undefined,
       { timeout: 2000 },
     )
