@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002_catalog_indexes';
 import * as m0003 from './migrations/0003_call_heartbeats';
 import * as m0004 from './migrations/0004_products_seller_index';
 import * as m0005 from './migrations/0005_search_vocabulary';
+import * as m0006 from './migrations/0006_checkout_hot_updates';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0003_call_heartbeats': m0003,
   '0004_products_seller_index': m0004,
   '0005_search_vocabulary': m0005,
+  '0006_checkout_hot_updates': m0006,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -64,7 +64,12 @@ export async function buy(
 }
 
 /** A product's stock and units sold, straight from the database. */
+/**
+ * A product's stock and units sold, once the queued sales are added in (the server's 'orders:units-sold'
+ * background task, which runs every few seconds).
+ */
 export async function productState(api: TestApi, productId: number) {
+  await api.handle.background.runNow('orders:units-sold');
   return (await api.db.knex('products').where({ id: productId }).first('stock_quantity', 'units_sold')) as {
     stock_quantity: number | null;
     units_sold: number;

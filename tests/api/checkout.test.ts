@@ -194,6 +194,33 @@ describe('placing orders', () => {
     expect(mine.sort()).toEqual([a.id, b.id].sort());
   });
 
+  it('queues units sold and adds them into the popularity sort with the next background flush', async () => {
+    const { client } = await newCustomer(api);
+    const p = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 9 });
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 4 });
+    expect((await postCheckout(client)).status).toBe(201);
+    const raw = async () =>
+      (await api.db.knex('products').where({ id: p.id }).first('stock_quantity', 'units_sold')) as {
+        stock_quantity: number;
+        units_sold: number;
+      };
+    // Stock moves in the checkout's transaction; the sale waits in the queue.
+    expect(await raw()).toEqual({ stock_quantity: 5, units_sold: 0 });
+    expect(await api.db.knex('product_sales_pending').where({ product_id: p.id }).select('quantity')).toEqual(
+      [{ quantity: 4 }],
+    );
+    await api.handle.background.runNow('orders:units-sold');
+    expect(await raw()).toEqual({ stock_quantity: 5, units_sold: 4 });
+    expect(await api.db.knex('product_sales_pending').where({ product_id: p.id })).toEqual([]);
+    // A second flush finds nothing to add.
+    await api.handle.background.runNow('orders:units-sold');
+    expect(await raw()).toEqual({ stock_quantity: 5, units_sold: 4 });
+    const top = await client.get<{ products: { id: number }[] }>(
+      `/_api/products/list?sellerId=${shopA.id}&sortBy=popularity&limit=1`,
+    );
+    expect(top.body.products[0].id).toBe(p.id);
+  });
+
   it('refuses a cart with an unavailable line, naming the product, and changes nothing', async () => {
     const { user, client } = await newCustomer(api);
     const keep = await buildProduct(api.db.knex, shopA.id, { stockQuantity: 4 });
@@ -278,6 +305,25 @@ describe('idempotency', () => {
     expect(again.body.orders[0].id).toBe(first.body.orders[0].id);
     expect(await orderCount(user.id)).toBe(1);
     expect(await productState(api, p.id)).toEqual({ stock_quantity: 3, units_sold: 2 });
+  });
+
+  it('replays an answer stored whole (before keys kept order ids) as it was stored', async () => {
+    const { user, client } = await newCustomer(api);
+    const key = crypto.randomUUID();
+    const hash = checkoutRequestHash(CheckoutSchema.parse(checkoutBody()));
+    const stored = { orders: [], checkoutRef: 'ref-stored-whole' };
+    await api.db.knex('idempotency_keys').insert({
+      user_id: user.id,
+      scope: 'checkout',
+      key,
+      request_hash: hash,
+      state: 'completed',
+      response_status: 201,
+      response_body: JSON.stringify(stored),
+    });
+    const res = await postCheckout(client, checkoutBody(), key);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual(stored);
   });
 
   it('refuses the same key with a different body', async () => {

@@ -139,23 +139,74 @@ export async function adoptSession(ctx: AppContext, id: string, row: SessionRow 
  * poll: 1,250 requests a second, one round trip each instead of two). Such a route must call adoptSession
  * before anything that needs the user.
  */
-export const SESSION_IN_ROUTE: ReadonlySet<string> = new Set(['/_api/call/incoming']);
+export const SESSION_IN_ROUTE: ReadonlySet<string> = new Set([
+  '/_api/call/incoming',
+  '/_api/cart/list',
+  '/_api/cart/add',
+  '/_api/checkout/create',
+]);
+
+/** Looks the cookie's session up on its own and puts its user on the request (what the middleware does). */
+export async function loadSession(ctx: AppContext): Promise<void> {
+  const id = sessionIdOf(ctx);
+  if (!id) return;
+  const [row] = await hotQuery<SessionRow>(
+    ctx.deps.db,
+    'session_user',
+    SESSION_SQL,
+    sessionBindings(id, ctx.deps.clock.now()),
+  );
+  await adoptSession(ctx, id, row);
+}
+
+const ME_COLUMNS = [
+  'id',
+  'email',
+  'display_name',
+  'full_name',
+  'role',
+  'avatar_url',
+  'phone',
+  'address',
+  'created_at',
+  'stale',
+] as const;
+const ME_SELECT = ME_COLUMNS.map((c) => `me.${c} as me__${c}`).join(', ');
+
+/**
+ * A route's statement run together with the session lookup, in one round trip (for a path in
+ * SESSION_IN_ROUTE). `ctes` (optional) are more WITH entries after `me`; `select` is a query that may refer to
+ * `me` (the session's user: no row without a valid session) and gives the route's rows; it is joined
+ * laterally to `me`, and the rows come back ordered by `orderBy` (columns of the route's rows, as `r.x`).
+ * Whatever the route writes must be guarded on `me` (its role), since the session is only checked afterwards:
+ * the caller puts it on the request with adoptSession, then checks the role.
+ */
+export async function queryWithSession<T>(
+  ctx: AppContext,
+  sessionId: string,
+  name: string,
+  stmt: { ctes?: string; select: string; orderBy?: string },
+  bindings: unknown[],
+): Promise<{ session: SessionRow | undefined; rows: T[] }> {
+  const sql = `with ${SESSION_USER_CTE}${stmt.ctes ? `, ${stmt.ctes}` : ''}
+    select ${ME_SELECT}, r.* from me left join lateral (${stmt.select}) r on true
+    ${stmt.orderBy ? `order by ${stmt.orderBy}` : ''}`;
+  const raw = await hotQuery<Record<string, unknown>>(ctx.deps.db, name, sql, [
+    ...sessionBindings(sessionId, ctx.deps.clock.now()),
+    ...bindings,
+  ]);
+  if (raw.length === 0) return { session: undefined, rows: [] };
+  const session = Object.fromEntries(ME_COLUMNS.map((c) => [c, raw[0][`me__${c}`]])) as unknown as SessionRow;
+  // A session with no route rows still answers one row (the left join), with the route's columns null.
+  const first = Object.keys(raw[0]).find((k) => !k.startsWith('me__'));
+  const rows = first === undefined || (raw.length === 1 && raw[0][first] === null) ? [] : raw;
+  return { session, rows: rows as T[] };
+}
 
 /** Loads the user for the session cookie, if any, into ctx.state. */
 export function sessionMiddleware() {
   return async function session(ctx: AppContext, next: Next) {
-    if (ctx.path.startsWith('/_api/') && !SESSION_IN_ROUTE.has(ctx.path)) {
-      const id = sessionIdOf(ctx);
-      if (id) {
-        const [row] = await hotQuery<SessionRow>(
-          ctx.deps.db,
-          'session_user',
-          SESSION_SQL,
-          sessionBindings(id, ctx.deps.clock.now()),
-        );
-        await adoptSession(ctx, id, row);
-      }
-    }
+    if (ctx.path.startsWith('/_api/') && !SESSION_IN_ROUTE.has(ctx.path)) await loadSession(ctx);
     return next();
   };
 }

@@ -7,20 +7,37 @@ import {
 } from '../../../contract/checkout';
 import { currentUser, requireAuth } from '../../http/auth';
 import { badRequest } from '../../http/errors';
+import { adoptSession, loadSession, sessionIdOf } from '../../http/session';
 import { parseBody } from '../../http/validate';
-import { checkout } from './service';
+import { checkoutWithSession } from './service';
 
 /** Routes of the checkout area. */
 export const checkoutFeature: Feature = (router) => {
-  router.post('/_api/checkout/create', requireAuth('customer'), async (ctx) => {
+  const customer = requireAuth('customer');
+
+  // The session is read in the checkout's own statement (SESSION_IN_ROUTE). A request that is refused
+  // anyway (no session, a bad key or body) is answered as the middleware and requireAuth would: 401/403
+  // before a missing key or a bad body.
+  router.post('/_api/checkout/create', async (ctx) => {
+    const id = sessionIdOf(ctx);
     const key = ctx.get(IDEMPOTENCY_HEADER).trim();
-    if (!key) throw badRequest(CHECKOUT_MESSAGES.idempotencyKeyRequired, 'idempotency_key_required');
-    if (key.length > IDEMPOTENCY_KEY_MAX) {
-      throw badRequest(CHECKOUT_MESSAGES.idempotencyKeyTooLong, 'idempotency_key_invalid');
+    const valid = CheckoutSchema.safeParse((ctx.request as { body?: unknown }).body ?? {});
+    if (!id || !key || key.length > IDEMPOTENCY_KEY_MAX || !valid.success) {
+      await loadSession(ctx);
+      return customer(ctx, async () => {
+        if (!key) throw badRequest(CHECKOUT_MESSAGES.idempotencyKeyRequired, 'idempotency_key_required');
+        if (key.length > IDEMPOTENCY_KEY_MAX) {
+          throw badRequest(CHECKOUT_MESSAGES.idempotencyKeyTooLong, 'idempotency_key_invalid');
+        }
+        parseBody(ctx, CheckoutSchema);
+      });
     }
-    const input = parseBody(ctx, CheckoutSchema);
-    const result = await checkout(ctx.deps.db, currentUser(ctx), key, input);
-    ctx.status = result.status;
-    ctx.body = result.body;
+    const attempt = await checkoutWithSession(ctx, id, key, valid.data);
+    await adoptSession(ctx, id, attempt.session);
+    await customer(ctx, async () => {
+      const result = await attempt.result(currentUser(ctx));
+      ctx.status = result.status;
+      ctx.body = result.body;
+    });
   });
 };

@@ -8,10 +8,13 @@ import {
 } from '../../../contract/orders';
 import { currentUser, requireAuth } from '../../http/auth';
 import { parseBody, parseQuery } from '../../http/validate';
+import { applyPendingSales, SALES_FLUSH_MS } from './sales';
 import { getOrderForViewer, listOrders, rateProduct, updateOrderStatus } from './service';
 
 /** Routes of the orders area: lists, details, status moves and ratings. */
-export const ordersFeature: Feature = (router) => {
+export const ordersFeature: Feature = (router, { deps, background }) => {
+  background.every('orders:units-sold', SALES_FLUSH_MS, () => applyPendingSales(deps.db));
+
   router.get('/_api/orders/customer', requireAuth('customer'), async (ctx) => {
     const q = parseQuery(ctx, CustomerOrdersQuerySchema);
     ctx.body = await listOrders(ctx.deps.db, { side: 'customer', viewer: currentUser(ctx), ...q });

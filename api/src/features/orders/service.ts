@@ -30,9 +30,20 @@ const ORDER_COLUMNS = `
   u.email as customer_email, o.seller_id, sp.shop_name, sp.gst_number, sp.shop_address,
   sp.city as seller_city, sp.state as seller_state, sp.pincode as seller_pincode, sp.phone as seller_phone`;
 
+/**
+ * The ids for an `= any($1)` lookup, padded to at least 10 by repeating the last one (the index scan drops
+ * duplicates). PostgreSQL plans a prepared statement for an array parameter as if it held 10 elements; for
+ * the actual one or two ids of a checkout it saw a cheaper plan and planned every execution anew (~1 ms of
+ * database CPU per checkout). With at least 10 elements the cached plan is never worse, so it is kept.
+ */
+function planStableIds(ids: number[]): number[] {
+  return ids.length >= 10 ? ids : [...ids, ...Array<number>(10 - ids.length).fill(ids[ids.length - 1])];
+}
+
 /** Loads whole orders (items, current images, ratings) for the given ids, in the order of the ids. */
 export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Promise<Order[]> {
   if (ids.length === 0) return [];
+  const keys = planStableIds(ids);
   const orders = await hotQuery<OrderRow>(
     db,
     'orders_by_ids',
@@ -41,7 +52,7 @@ export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Pr
        join users u on u.id = o.customer_id
        left join seller_profiles sp on sp.user_id = o.seller_id
       where o.id = any(?::int[])`,
-    [ids],
+    [keys],
   );
   // Each item carries its product's current images (in position order) and its rating, if any, so one
   // query answers for all three (ratings are unique per order and product).
@@ -64,7 +75,7 @@ export async function loadOrders(db: Db, ids: number[], viewer: OrderViewer): Pr
          left join product_ratings r on r.order_id = oi.order_id and r.product_id = oi.product_id
         where oi.order_id = any(?::int[])
         order by oi.order_id, oi.id`,
-    [ids],
+    [keys],
   );
 
   const imagesByProduct = new Map<number, string[]>();
@@ -153,7 +164,10 @@ export async function getOrderForViewer(db: Knex, orderId: number, viewer: Order
   return order;
 }
 
-/** Puts stock and units_sold back for every item of an order, in product id order (as checkout locks them). */
+/**
+ * Puts stock back for every item of an order, in product id order (as checkout locks them), and queues the
+ * units_sold correction (see sales.ts).
+ */
 async function restoreStock(trx: Knex.Transaction, orderId: number): Promise<void> {
   const items = (
     (await trx.raw(
@@ -166,10 +180,14 @@ async function restoreStock(trx: Knex.Transaction, orderId: number): Promise<voi
     await trx.raw(
       `update products
           set stock_quantity = case when stock_quantity is null then null else stock_quantity + ? end,
-              units_sold = greatest(units_sold - ?, 0),
               updated_at = now()
         where id = ?`,
-      [it.quantity, it.quantity, it.product_id],
+      [it.quantity, it.product_id],
+    );
+  }
+  if (items.length) {
+    await trx('product_sales_pending').insert(
+      items.map((it) => ({ product_id: it.product_id, quantity: -it.quantity })),
     );
   }
 }
