@@ -486,3 +486,30 @@ export function machineLine(): string {
   const mem = Math.round(os.totalmem() / 2 ** 30);
   return `Measured on ${os.cpus().length} cores / ${mem} GiB, Node ${process.version}, PostgreSQL at ${new URL(BENCH_DATABASE_URL).host} (autovacuum ${autovacuum}; the tables the benchmarks write to are vacuumed before each run), ${new Date().toISOString().slice(0, 10)}.`;
 }
+
+/** Whole-machine CPU counters from /proc/stat, in ticks (1/100 s). */
+function machineTicks(): { busy: number; idle: number; steal: number } {
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = cpu;
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+}
+
+/**
+ * Measures the whole machine's CPU over a phase (server, database and load tool together share it):
+ * `stop()` answers busy core-seconds, the share of all cores busy, and the share stolen by the host.
+ */
+export function machineCpu(): { stop(): { busySeconds: number; busyShare: number; stealShare: number } } {
+  const a = machineTicks();
+  return {
+    stop() {
+      const b = machineTicks();
+      const busy = b.busy - a.busy;
+      const total = busy + (b.idle - a.idle) + (b.steal - a.steal);
+      return {
+        busySeconds: busy / 100,
+        busyShare: total ? busy / total : 0,
+        stealShare: total ? (b.steal - a.steal) / total : 0,
+      };
+    },
+  };
+}
