@@ -265,3 +265,39 @@ describe('status updates under concurrency', () => {
     }
   });
 });
+
+describe('the units-sold flush beside checkouts', () => {
+  it('skips a product a checkout holds locked, flushes the rest, and adds the skipped sale next time', async () => {
+    const held = await buildProduct(api.db.knex, shop.id, { stockQuantity: 50 });
+    const free = await buildProduct(api.db.knex, shop.id, { stockQuantity: 50 });
+    await api.db.knex('product_sales_pending').insert([
+      { product_id: held.id, quantity: 3 },
+      { product_id: free.id, quantity: 2 },
+      { product_id: free.id, quantity: -1 },
+    ]);
+    const sold = async (id: number) =>
+      ((await api.db.knex('products').where({ id }).first('units_sold')) as { units_sold: number })
+        .units_sold;
+
+    // A transaction holding the product's row lock, as a checkout does while it runs.
+    const trx = await api.db.knex.transaction();
+    try {
+      await trx.raw('select id from products where id = ? for update', [held.id]);
+      const flushed = await Promise.race([
+        api.handle.background.runNow('orders:units-sold').then(() => 'flushed'),
+        new Promise((r) => setTimeout(() => r('waited'), 5_000)),
+      ]);
+      expect(flushed).toBe('flushed');
+      expect(await sold(free.id)).toBe(1);
+      expect(await sold(held.id)).toBe(0);
+      expect(
+        await api.db.knex('product_sales_pending').where({ product_id: held.id }).select('quantity'),
+      ).toEqual([{ quantity: 3 }]);
+    } finally {
+      await trx.rollback();
+    }
+    await api.handle.background.runNow('orders:units-sold');
+    expect(await sold(held.id)).toBe(3);
+    expect(await sold(free.id)).toBe(1);
+  });
+});
