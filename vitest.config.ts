@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // One suite of API tests, run twice: on embedded PGlite and on the real PostgreSQL server.
 export default defineConfig({
   test: {
+    // Two workers even on a 2-core machine: API test files spend much of their time waiting on PostgreSQL or
+    // on imports, and the e2e and resilience projects stay one file at a time (fileParallelism: false).
+    maxWorkers: 2,
     projects: [
       {
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
@@ -14,6 +17,7 @@ export default defineConfig({
           // *.pg.test.ts prove concurrency, which PGlite (one connection) cannot: PostgreSQL only.
           exclude: ['tests/api/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['tests/support/pglite-template.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

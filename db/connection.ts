@@ -66,10 +66,20 @@ class PgliteClient extends (ClientPgLite as unknown as ClientCtor) {
   }
 }
 
-/** Embedded PGlite (PostgreSQL in WebAssembly) in a directory, or in memory when dir is undefined. */
-export async function openPglite(dir: string | undefined): Promise<Database> {
+/**
+ * Embedded PGlite (PostgreSQL in WebAssembly) in a directory, or in memory when dir is undefined. An in-memory
+ * database may start from a dump of another (`loadDataDir`, from dumpPglite): far quicker than a new one.
+ */
+export async function openPglite(
+  dir: string | undefined,
+  opts: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   if (dir) fs.mkdirSync(path.resolve(dir), { recursive: true });
-  const pglite = new PGlite({ dataDir: dir ? path.resolve(dir) : undefined, extensions: { pg_trgm } });
+  const pglite = new PGlite({
+    dataDir: dir ? path.resolve(dir) : undefined,
+    loadDataDir: opts.loadDataDir,
+    extensions: { pg_trgm },
+  });
   await pglite.waitReady;
   const knex = knexFactory({
     client: PgliteClient as unknown as typeof knexFactory.Client,
@@ -84,6 +94,14 @@ export async function openPglite(dir: string | undefined): Promise<Database> {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/** A dump of a PGlite database's files (for openPglite's loadDataDir). */
+export async function dumpPglite(db: Database): Promise<Blob> {
+  const { pglite } = (
+    db.knex.client as { config: { connection: () => { pglite: PGlite } } }
+  ).config.connection();
+  return (await pglite.dumpDataDir('none')) as Blob;
 }
 
 /** Normalises count(*) and numeric aggregates, which differ between pg (string) and PGlite (number). */

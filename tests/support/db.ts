@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { openPglite, openPostgres, type Database } from '../../db/connection';
 import { migrateLatest } from '../../db/migrate';
+import { PGLITE_TEMPLATE } from './pglite-template';
 
 export type TestDbKind = 'pglite' | 'pg';
 
@@ -23,7 +25,11 @@ export async function createTestDatabase(
   opts: { poolMax?: number; connectionTimeoutMs?: number; statementTimeoutMs?: number } = {},
 ): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = await openPglite(undefined);
+    // From the migrated template the project's global setup wrote, when there is one (see pglite-template.ts).
+    const template = fs.existsSync(PGLITE_TEMPLATE)
+      ? new Blob([fs.readFileSync(PGLITE_TEMPLATE)])
+      : undefined;
+    const db = await openPglite(undefined, { loadDataDir: template });
     await migrateLatest(db.knex);
     return db;
   }
