@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Two workers even on a 2-core machine: API test files spend much of their time waiting on PostgreSQL or
-    // on imports, and the e2e and resilience projects stay one file at a time (fileParallelism: false).
+    // on imports, and the e2e and resilience projects stay one file at a time (fileParallelism: false). The
+    // API files share each worker's modules (isolate: false): every file builds its own app and database, so
+    // nothing carries over but the import, which was 90 s of the run.
     maxWorkers: 2,
     projects: [
       {
@@ -17,6 +19,7 @@ export default defineConfig({
           // *.pg.test.ts prove concurrency, which PGlite (one connection) cannot: PostgreSQL only.
           exclude: ['tests/api/**/*.pg.test.ts'],
           env: { TEST_DB: 'pglite' },
+          isolate: false,
           globalSetup: ['tests/support/pglite-template.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -27,6 +30,7 @@ export default defineConfig({
           name: 'api-pg',
           include: ['tests/api/**/*.test.ts'],
           env: { TEST_DB: 'pg' },
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

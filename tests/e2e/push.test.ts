@@ -36,8 +36,10 @@ describe('push opt-in', () => {
       route.fulfill({ json: { enabled: false, publicKey: null } }),
     );
     const page = await context.newPage();
+    // Waited for from before the page opens: the answer may come before the section is on screen.
+    const answered = page.waitForResponse('**/_api/push/public-key');
     const section = await openVideoSettings(page);
-    await page.waitForResponse('**/_api/push/public-key').catch(() => undefined);
+    await answered;
     await page.waitForLoadState('networkidle');
     expect(await section.getByRole('switch', { name: SWITCH }).count()).toBe(0);
     await context.close();
