@@ -48,16 +48,27 @@ export function newContext(
 
 /** Runs axe-core on the page and fails on serious or critical violations. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
-  // Toasts, sheets and their overlays animate in and out: let running finite animations settle so axe sees
-  // final colours, not a half-faded overlay over the page (skeleton pulses loop forever and are ignored).
+  // Toasts, sheets, overlays and freshly rendered cards animate in and out: wait until no finite animation has
+  // run for 300 ms, so axe sees final colours, not a half-faded element (skeleton pulses loop forever and are
+  // ignored). A quiet period, not a single look: on a busy machine an animation may start a frame or two
+  // after the change that caused it.
+  await page.evaluate(() => {
+    delete (window as unknown as { __quietSince?: number }).__quietSince;
+  });
   await page
     .waitForFunction(
-      () =>
-        document
+      () => {
+        const w = window as unknown as { __quietSince?: number };
+        const busy = document
           .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+          .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+        const now = performance.now();
+        if (busy) w.__quietSince = undefined;
+        else w.__quietSince ??= now;
+        return !busy && now - w.__quietSince! >= 300;
+      },
       undefined,
-      { timeout: 2000 },
+      { timeout: 5000, polling: 50 },
     )
     .catch(() => undefined);
   await page.evaluate(AXE_SOURCE);
