@@ -19,6 +19,7 @@ import {
 import { ensureCustomers } from './lib/users';
 
 const CUSTOMERS = 16;
+const POOL_MAX = process.env.BENCH_POOL_MAX ?? '20';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 
@@ -41,7 +42,7 @@ async function main() {
 
   const server = await startServer({
     DATABASE_URL: BENCH_DATABASE_URL,
-    DB_POOL_MAX: '20',
+    DB_POOL_MAX: POOL_MAX,
     SEED_DEMO: 'false',
   });
   try {
@@ -102,7 +103,7 @@ async function main() {
     const cl = get('cart/list');
     const md = `## Cart and checkout (issue 4)
 
-Command: \`npm run bench:buying\` — ${CUSTOMERS} concurrent customers, each looping add two products → list cart → check out (cash on delivery, one Idempotency-Key per attempt), ${SECONDS} s after ${WARMUP_SECONDS} s of the same load not counted, on PostgreSQL with ${data.products.toLocaleString('en-IN')} products; one API process (pool 20). ${checkouts} checkouts. ${machineLine()}
+Command: \`npm run bench:buying\` — ${CUSTOMERS} concurrent customers, each looping add two products → list cart → check out (cash on delivery, one Idempotency-Key per attempt), ${SECONDS} s after ${WARMUP_SECONDS} s of the same load not counted, on PostgreSQL with ${data.products.toLocaleString('en-IN')} products; one API process (pool ${POOL_MAX}). ${checkouts} checkouts. ${machineLine()}
 
 | target | met | measured |
 | --- | --- | --- |
