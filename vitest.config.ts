@@ -41,7 +41,7 @@ export default defineConfig({
           name: 'resilience',
           include: ['tests/resilience/**/*.test.ts'],
           testTimeout: 120_000,
-          hookTimeout: 120_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

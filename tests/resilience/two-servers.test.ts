@@ -38,7 +38,14 @@ beforeAll(async () => {
   dbUrl = await createDatabase(SHARED_PG_URL, dbName);
   const env = { DATABASE_URL: dbUrl, DB_POOL_MAX: '10', DB_CONNECTION_TIMEOUT_MS: '10000' };
   // Both start at once on the empty database: each runs the migrations itself, as a rolling deploy would.
-  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  const started = await Promise.allSettled([startServer(env), startServer(env)]);
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    // Leave no server behind to retry a database that afterAll drops.
+    for (const r of started) if (r.status === 'fulfilled') await r.value.stop();
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  [a, b] = started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value);
   knex = openKnex(dbUrl);
 });
 
