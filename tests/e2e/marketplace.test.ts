@@ -103,7 +103,8 @@ describe('marketplace', () => {
       await settled(page);
       await showing(page).waitFor();
       expect(await showing(page).textContent()).toMatch(/^Showing 21-/);
-      expect(await cardNames(page)).not.toEqual(firstPage);
+      // The count follows the URL at once; the cards follow when page 2 has arrived.
+      await expect.poll(() => cardNames(page), { timeout: 15_000 }).not.toEqual(firstPage);
     }
     const urlBefore = page.url();
     const namesBefore = await cardNames(page);
