@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../api/src/http/errors';
 import { buildProduct, buildSeller, buildUser } from '../factories';
 import {
+  stockAndSold,
   call,
   checkoutBody,
   createDatabase,
@@ -207,16 +208,7 @@ describe('PostgreSQL stopped and restarted under load', () => {
 
     // No half-made order: each order is whole, and stock + sold units still add up to what there was.
     expect(await orderProblems(knex!)).toEqual([]);
-    // Units sold as the catalogue shows them once the queued sales are added in (the 'orders:units-sold' task).
-    const row = (
-      (await knex!.raw(
-        `select stock_quantity,
-                (units_sold + coalesce((select sum(q.quantity) from product_sales_pending q
-                                         where q.product_id = p.id), 0))::int as units_sold
-           from products p where id = ?`,
-        [product.id],
-      )) as { rows: { stock_quantity: number; units_sold: number }[] }
-    ).rows[0];
+    const row = await stockAndSold(knex!, product.id);
     const sold = (await knex!('order_items')
       .where({ product_id: product.id })
       .sum({ n: 'quantity' })

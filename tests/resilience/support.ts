@@ -276,6 +276,24 @@ export const checkoutBody = {
 };
 
 /** Checks every order is whole: it has items, and its subtotal and total match them. Returns problems. */
+/**
+ * A product's stock, and its units sold as the catalogue shows them once the queued sales are added in (the
+ * 'orders:units-sold' background task).
+ */
+export async function stockAndSold(
+  knex: Knex,
+  productId: number,
+): Promise<{ stock_quantity: number; units_sold: number }> {
+  const { rows } = (await knex.raw(
+    `select stock_quantity,
+            (units_sold + coalesce((select sum(q.quantity) from product_sales_pending q
+                                     where q.product_id = p.id), 0))::int as units_sold
+       from products p where id = ?`,
+    [productId],
+  )) as { rows: { stock_quantity: number; units_sold: number }[] };
+  return rows[0];
+}
+
 export async function orderProblems(knex: Knex): Promise<string[]> {
   const rows = (
     (await knex.raw(`

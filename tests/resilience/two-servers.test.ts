@@ -9,6 +9,7 @@ import type {
 } from '../../api/contract/calls';
 import { buildProduct, buildSeller, buildUser } from '../factories';
 import {
+  stockAndSold,
   call,
   checkoutBody,
   createDatabase,
@@ -199,16 +200,7 @@ describe('two API processes on one PostgreSQL database', () => {
       expect(r.body.error, label).toMatch(/available in stock|no longer available|cart is empty/);
     }
 
-    // Units sold as the catalogue shows them once the queued sales are added in (the 'orders:units-sold' task).
-    const row = (
-      (await knex!.raw(
-        `select stock_quantity,
-                (units_sold + coalesce((select sum(q.quantity) from product_sales_pending q
-                                         where q.product_id = p.id), 0))::int as units_sold
-           from products p where id = ?`,
-        [product.id],
-      )) as { rows: { stock_quantity: number; units_sold: number }[] }
-    ).rows[0];
+    const row = await stockAndSold(knex!, product.id);
     expect(row).toEqual({ stock_quantity: 0, units_sold: STOCK });
     const sold = (await knex!('order_items')
       .where({ product_id: product.id })
