@@ -141,3 +141,27 @@ export async function hotQuery<T>(knex: Knex, name: string, sql: string, binding
     await client.releaseConnection(conn);
   }
 }
+
+/**
+ * Runs one statement whose text varies with its input (a catalogue filter), straight on a pooled pg
+ * connection: no knex query building, and one round trip. Unnamed, so PostgreSQL plans it for these values
+ * (a generic plan would not suit price bands and rare materials alike). On PGlite it goes through knex.raw.
+ * `sql` takes `?` placeholders like knex.raw.
+ */
+export async function directQuery<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> {
+  if (knex.client.config.client !== 'pg') {
+    return ((await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] }).rows;
+  }
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  const client = knex.client as {
+    acquireConnection(): Promise<pg.PoolClient>;
+    releaseConnection(c: pg.PoolClient): Promise<void>;
+  };
+  const conn = await client.acquireConnection();
+  try {
+    return (await conn.query<T & pg.QueryResultRow>({ text, values: bindings })).rows;
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}

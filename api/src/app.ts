@@ -10,6 +10,7 @@ import type { AppCustomContext, AppDeps, AppRouter, AppState, Clock } from './ht
 import { errorMiddleware } from './http/errors';
 import { requestLogger } from './http/logging';
 import { csrfGuard, securityHeaders } from './http/security';
+import { invalidatingWrites, ResponseCache, setJsonBody } from './http/response-cache';
 import { sessionMiddleware } from './http/session';
 import { staticSite } from './http/static';
 import { accountsFeature } from './features/accounts/routes';
@@ -36,16 +37,18 @@ export const LARGE_BODY_LIMIT = '25mb';
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Serialises a JSON body once. Koa's length getter (which compress reads for its threshold) stringifies an
- * object body to measure it, and Koa stringifies it again to send it: every JSON answer was serialised
- * twice. A string body with the Content-Type the object already set sends the same bytes.
+ * Serialises a JSON body once, and compresses it in one call when the client accepts it (setJsonBody). Koa's
+ * length getter (which compress reads for its threshold) stringifies an object body to measure it, and Koa
+ * stringifies it again to send it: every JSON answer was serialised twice.
  */
 async function serializeJsonOnce(ctx: Koa.Context, next: Koa.Next) {
   await next();
   const body: unknown = ctx.body;
-  if (body !== null && typeof body === 'object') {
+  if (body !== null && typeof body === 'object' && !ctx.response.get('Content-Encoding')) {
     const proto = Object.getPrototypeOf(body) as unknown;
-    if (Array.isArray(body) || proto === Object.prototype || proto === null) ctx.body = JSON.stringify(body);
+    if (Array.isArray(body) || proto === Object.prototype || proto === null) {
+      setJsonBody(ctx, JSON.stringify(body));
+    }
   }
 }
 
@@ -102,6 +105,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     clock: opts.clock ?? { now: () => new Date() },
     logger: opts.logger,
     hooks: { incomingCall: [] },
+    catalogCache: new ResponseCache(opts.config.catalogCache),
     pushAgent: opts.pushAgent,
   };
   const app = new Koa<AppState, AppCustomContext>();
@@ -145,6 +149,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
         : smallBody(ctx, next),
   );
   app.use(sessionMiddleware());
+  app.use(invalidatingWrites(deps.catalogCache));
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (opts.serveStatic) app.use(staticSite(opts.config.staticDir));

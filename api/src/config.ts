@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   STATIC_DIR: z.string().default('./dist'),
   MEDIA_ALLOW_PRIVATE_URLS: bool.default(false),
+  CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+  CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -58,6 +60,8 @@ export interface Config {
   staticDir: string;
   /** Let image URLs point at loopback/private addresses (local development only; an SSRF risk otherwise). */
   mediaAllowPrivateUrls: boolean;
+  /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
+  catalogCache: { ttlMs: number; maxBytes: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -115,6 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         : undefined,
     staticDir: e.STATIC_DIR,
     mediaAllowPrivateUrls: e.MEDIA_ALLOW_PRIVATE_URLS,
+    catalogCache: {
+      ttlMs: e.CATALOG_CACHE_TTL_MS ?? (e.NODE_ENV === 'test' ? 0 : 5000),
+      maxBytes: e.CATALOG_CACHE_MAX_MB * 1024 * 1024,
+    },
   };
   return { ...config, ...overrides };
 }

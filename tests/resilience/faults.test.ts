@@ -228,15 +228,16 @@ describe('pool exhaustion', () => {
     const seller = await buildSeller(knex!);
     await buildProduct(knex!, seller.id);
     const lock = await lockProducts();
-    // Two catalogue requests take both pool connections and wait on the lock.
-    const blocked: Promise<Answer>[] = [0, 1].map(() =>
-      call(server.url, 'GET', '/_api/products/list?limit=12', { timeoutMs: 30_000 }),
+    // Two different catalogue requests take both pool connections and wait on the lock (two identical ones
+    // would share one computation, and so one connection: see ResponseCache).
+    const blocked: Promise<Answer>[] = [12, 13].map((limit) =>
+      call(server.url, 'GET', `/_api/products/list?limit=${limit}`, { timeoutMs: 30_000 }),
     );
     try {
       await waitForBlocked(2);
 
       const fresh = await Promise.all([
-        call(server.url, 'GET', '/_api/products/list?limit=12'),
+        call(server.url, 'GET', '/_api/products/list?limit=14'),
         call(server.url, 'GET', '/_api/sellers/list'),
         call(server.url, 'GET', '/healthz'),
         call(server.url, 'POST', '/_api/auth/login_with_password', {

@@ -4,6 +4,7 @@ import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { UserRole } from '../../contract/constants';
 import type { Config } from '../config';
+import type { ResponseCache } from './response-cache';
 
 /** The signed-in user as loaded for each request. */
 export interface SessionUser {
@@ -51,6 +52,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   hooks: AppHooks;
+  /** Public catalogue answers kept for a few seconds; cleared by any write made through this process. */
+  catalogCache: ResponseCache;
   /** An https.Agent for outgoing web push requests (tests pass one that trusts a local receiver). */
   pushAgent?: import('node:https').Agent;
 }

@@ -10,21 +10,33 @@ import {
 } from '../../../contract/catalog';
 import { LIMITS } from '../../../contract/constants';
 import { parseQuery } from '../../http/validate';
+import { sendCached } from '../../http/response-cache';
 import {
   catalogStats,
   getProduct,
   getStore,
   listProducts,
   listSellers,
+  seesUnapproved,
   suggest,
   topSellers,
 } from './service';
+
+/** The cache key of a public answer: the path and the parsed query (so `?a=1&b=2` and `?b=2&a=1` share it). */
+const cacheKey = (path: string, parsed: unknown) => `${path}?${JSON.stringify(parsed)}`;
 
 /** Routes of the catalog area: the public catalogue, suggestions, the jeweller directory and storefronts. */
 export const catalogFeature: Feature = (router) => {
   router.get('/_api/products/list', async (ctx) => {
     const q = parseQuery(ctx, productListQuerySchema);
-    ctx.body = await listProducts(ctx.deps.db, q, ctx.state.user);
+    // A seller's (or an admin's) view of a shop awaiting approval is theirs alone: never cached.
+    if (seesUnapproved(ctx.state.user, q.sellerId)) {
+      ctx.body = await listProducts(ctx.deps.db, q, ctx.state.user);
+      return;
+    }
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, q), () =>
+      listProducts(ctx.deps.db, q, undefined),
+    );
   });
 
   router.get('/_api/products/get', async (ctx) => {
@@ -34,40 +46,42 @@ export const catalogFeature: Feature = (router) => {
 
   router.get('/_api/search/suggestions', async (ctx) => {
     const { query } = parseQuery(ctx, suggestionsQuerySchema);
-    ctx.body = await suggest(ctx.deps.db, query!);
+    const text = query!.trim().replace(/\s+/g, ' ').toLowerCase();
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, text), () => suggest(ctx.deps.db, text));
   });
 
   router.get('/_api/sellers/list', async (ctx) => {
     const q = parseQuery(ctx, sellerListQuerySchema);
-    ctx.body = await listSellers(ctx.deps.db, q, ctx.deps.clock.now());
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, q), () =>
+      listSellers(ctx.deps.db, q, ctx.deps.clock.now()),
+    );
   });
 
   router.get('/_api/sellers/top', async (ctx) => {
     const { limit } = parseQuery(ctx, topSellersQuerySchema);
-    ctx.body = { sellers: await topSellers(ctx.deps.db, limit, ctx.deps.clock.now()) };
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, limit), async () => ({
+      sellers: await topSellers(ctx.deps.db, limit, ctx.deps.clock.now()),
+    }));
   });
 
   router.get('/_api/seller/store', async (ctx) => {
     const q = parseQuery(ctx, storeQuerySchema);
-    ctx.body = await getStore(
-      ctx.deps.db,
-      { slug: q.slug! },
-      { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize },
-      ctx.deps.clock.now(),
+    const paging = { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize };
+    const slug = q.slug!.toLowerCase();
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, [slug, paging]), () =>
+      getStore(ctx.deps.db, { slug }, paging, ctx.deps.clock.now()),
     );
   });
 
   router.get('/_api/seller/store/by-id', async (ctx) => {
     const q = parseQuery(ctx, storeByIdQuerySchema);
-    ctx.body = await getStore(
-      ctx.deps.db,
-      { sellerId: q.sellerId! },
-      { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize },
-      ctx.deps.clock.now(),
+    const paging = { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize };
+    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, [q.sellerId, paging]), () =>
+      getStore(ctx.deps.db, { sellerId: q.sellerId! }, paging, ctx.deps.clock.now()),
     );
   });
 
   router.get('/_api/catalog/stats', async (ctx) => {
-    ctx.body = await catalogStats(ctx.deps.db);
+    await sendCached(ctx, ctx.deps.catalogCache, ctx.path, () => catalogStats(ctx.deps.db));
   });
 };

@@ -13,7 +13,7 @@ import {
   type StoreResponse,
 } from '../../../contract/catalog';
 import { CALL_LIMITS, PRODUCT_CATEGORIES, type ProductCategory } from '../../../contract/constants';
-import { toNumber } from '../../../../db/connection';
+import { directQuery, toNumber } from '../../../../db/connection';
 import type { SessionUser } from '../../http/context';
 import { notFound } from '../../http/errors';
 import {
@@ -86,7 +86,7 @@ export async function loadProductsByIds(
 }
 
 /** A seller (or admin) may see a shop's products before approval: the dashboard lists them. */
-function seesUnapproved(viewer: SessionUser | undefined, sellerId: number | undefined): boolean {
+export function seesUnapproved(viewer: SessionUser | undefined, sellerId: number | undefined): boolean {
   if (!viewer || sellerId === undefined) return false;
   return viewer.role === 'admin' || (viewer.role === 'seller' && viewer.id === sellerId);
 }
@@ -111,11 +111,6 @@ function orderTerms(knex: Knex, q: ProductListQuery, terms: SearchTerms | null):
     default:
       return [{ sql: 'p.created_at desc' }, { sql: 'p.id desc' }];
   }
-}
-
-function applyOrder(qb: Knex.QueryBuilder, order: OrderTerm[]): Knex.QueryBuilder {
-  for (const o of order) qb.orderByRaw(o.sql, (o.bindings ?? []) as Knex.Value[]);
-  return qb;
 }
 
 // Counting every public product costs ~10 ms at 100k rows (a common search term, ~40 ms) on every page
@@ -146,8 +141,7 @@ async function countProducts(
   if (hit && hit.expires > Date.now()) return { total: hit.total, large: true };
   const [c] = (await filtered().count({ count: '*' })) as { count: unknown }[];
   const total = toNumber(c?.count);
-  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!);
-  countCache.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
+  remember(key, total);
   return { total, large: true };
 }
 
@@ -166,6 +160,83 @@ export async function listProducts(
   return listOn(db, q, null, viewer);
 }
 
+/** The public (or own-view) filter of a product list as SQL over alias p, with its bindings. */
+function listFilter(q: ProductListQuery, ownView: boolean): { sql: string; bindings: unknown[] } {
+  const parts = ['p.deleted_at is null'];
+  const bindings: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    parts.push(sql);
+    bindings.push(value);
+  };
+  if (ownView) add('p.seller_id = ?', q.sellerId);
+  else {
+    parts.push('p.seller_approved');
+    if (q.sellerId !== undefined) add('p.seller_id = ?', q.sellerId);
+  }
+  if (q.category) add('p.category = ?', q.category);
+  if (q.material) add('p.material = ?', q.material);
+  if (q.minPrice !== undefined) add('p.price >= ?', q.minPrice);
+  if (q.maxPrice !== undefined) add('p.price <= ?', q.maxPrice);
+  return { sql: parts.join(' and '), bindings };
+}
+
+/** A product's images as a JSON array in position order, for the page statement. */
+const IMAGES_JSON = `(select coalesce(json_agg(json_build_object('product_id', i.product_id, 'position', i.position,
+    'card_url', i.card_url, 'detail_url', i.detail_url, 'width', i.width, 'height', i.height)
+    order by i.position), '[]'::json) from product_images i where i.product_id = p.id) as images`;
+
+type PageRow = ProductRow & { capped_total: unknown; images: ProductImageRow[] | string | null };
+
+/**
+ * One page of products with their shops and images in one statement: a narrow inner select of ids walks the
+ * sort order, then only those rows are read whole. With `countCapped` the same statement also counts the
+ * matches up to COUNT_EXACT_CAP + 1 (an uncorrelated subquery, run once).
+ */
+async function pageStatement(
+  db: Knex,
+  where: { sql: string; bindings: unknown[] },
+  order: OrderTerm[],
+  limit: number,
+  offset: number,
+  countCapped: boolean,
+): Promise<PageRow[]> {
+  const orderSql = order.map((o) => o.sql).join(', ');
+  const orderBindings = order.flatMap((o) => o.bindings ?? []);
+  const count = countCapped
+    ? `(select count(*) from (select 1 from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}) c)`
+    : 'null';
+  return directQuery<PageRow>(
+    db,
+    `select ${count} as capped_total, ${PRODUCT_COLUMNS}, ${IMAGES_JSON}
+       from (select p.id from products p where ${where.sql} order by ${orderSql} limit ? offset ?) page
+       join products p on p.id = page.id
+       left join seller_profiles sp on sp.user_id = p.seller_id
+      order by ${orderSql}`,
+    [
+      ...(countCapped ? where.bindings : []),
+      ...where.bindings,
+      ...orderBindings,
+      limit,
+      offset,
+      ...orderBindings,
+    ],
+  );
+}
+
+const presentPage = (rows: PageRow[]) =>
+  rows.map((r) =>
+    presentProduct(
+      r,
+      typeof r.images === 'string' ? (JSON.parse(r.images) as ProductImageRow[]) : (r.images ?? []),
+    ),
+  );
+
+/** A fresh exact total remembered for these filters (see countProducts), if any. */
+function rememberedTotal(key: string): number | undefined {
+  const hit = countCache.get(key);
+  return hit && hit.expires > Date.now() ? hit.total : undefined;
+}
+
 async function listOn(
   db: Knex,
   q: ProductListQuery,
@@ -173,24 +244,45 @@ async function listOn(
   viewer: SessionUser | undefined,
 ): Promise<ProductListResponse> {
   const ownView = seesUnapproved(viewer, q.sellerId);
-  let terms = searchTerms;
-  const unsearched = () => {
-    const qb = db.from('products as p').whereNull('p.deleted_at');
-    if (ownView) qb.where('p.seller_id', q.sellerId!);
-    else {
-      qb.where('p.seller_approved', true);
-      if (q.sellerId !== undefined) qb.where('p.seller_id', q.sellerId);
+  const offset = (q.page - 1) * q.limit;
+  const where = listFilter(q, ownView);
+  const pagination = (total: number) => ({
+    currentPage: q.page,
+    limit: q.limit,
+    totalProducts: total,
+    totalPages: Math.ceil(total / q.limit),
+  });
+
+  if (!searchTerms) {
+    // Browsing without a search: the page and (unless a large total is remembered) its capped count in one
+    // round trip; the exact count of thousands only when it is not remembered.
+    const key = JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, null]);
+    const remembered = rememberedTotal(key);
+    const order = orderTerms(db, q, null);
+    const rows = await pageStatement(db, where, order, q.limit, offset, remembered === undefined);
+    let total = remembered;
+    if (total === undefined) {
+      const capped = rows.length
+        ? toNumber(rows[0].capped_total)
+        : toNumber(
+            (
+              await directQuery<{ n: unknown }>(
+                db,
+                `select count(*) as n from (select 1 from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}) c`,
+                where.bindings,
+              )
+            )[0]?.n,
+          );
+      total = capped <= COUNT_EXACT_CAP ? capped : await exactTotal(db, where, key);
     }
-    if (q.category) qb.where('p.category', q.category);
-    if (q.material) qb.where('p.material', q.material);
-    if (q.minPrice !== undefined) qb.where('p.price', '>=', q.minPrice);
-    if (q.maxPrice !== undefined) qb.where('p.price', '<=', q.maxPrice);
-    return qb;
-  };
-  if (terms) terms = await decideFuzzy(db, unsearched, terms);
+    return { products: presentPage(rows), pagination: pagination(total) };
+  }
+
+  const unsearched = () => db.from('products as p').whereRaw(where.sql, where.bindings as Knex.Value[]);
+  const terms = await decideFuzzy(db, unsearched, searchTerms);
   const filtered = () => {
     const qb = unsearched();
-    if (terms?.text) qb.where(productMatch(db, terms));
+    if (terms.text) qb.where(productMatch(db, terms));
     return qb;
   };
   const key = JSON.stringify([
@@ -200,47 +292,55 @@ async function listOn(
     q.material,
     q.minPrice,
     q.maxPrice,
-    terms?.tsquery,
+    terms.tsquery,
   ]);
   const { total, large } = await countProducts(db, filtered, key);
-  const offset = (q.page - 1) * q.limit;
 
   // Ranking needs every match scored; for a term matching thousands (e.g. 'gold') that is hundreds of ms,
   // and relevance among thousands of equally matching pieces says little: popularity orders them instead.
-  const byRelevance = terms !== null && !q.sortBy && !large;
+  const byRelevance = !q.sortBy && !large;
   const order = orderTerms(
     db,
-    byRelevance ? q : { ...q, sortBy: q.sortBy ?? (terms ? 'popularity' : undefined) },
+    byRelevance ? q : { ...q, sortBy: q.sortBy ?? 'popularity' },
     byRelevance ? terms : null,
   );
 
-  let rows: ProductRow[] = [];
-  // Thousands of matches: walking the sort index finds a page after a few dozen rows (see withSearchSettings).
-  if (terms && large && !byRelevance && offset < total) await useOrderedScans(db);
+  let rows: PageRow[] = [];
   if (offset < total) {
-    const ids = applyOrder(filtered().select('p.id'), order).limit(q.limit).offset(offset);
-    rows = (await applyOrder(
-      db
-        .from(ids.as('page'))
-        .join('products as p', 'p.id', 'page.id')
-        .leftJoin('seller_profiles as sp', 'sp.user_id', 'p.seller_id')
-        .select(db.raw(PRODUCT_COLUMNS)),
+    // Thousands of matches: walking the sort index finds a page after a few dozen rows (see withSearchSettings).
+    if (large && !byRelevance) await useOrderedScans(db);
+    const match = productMatch(db, terms).toSQL();
+    rows = await pageStatement(
+      db,
+      { sql: `${where.sql} and ${match.sql}`, bindings: [...where.bindings, ...match.bindings] },
       order,
-    )) as ProductRow[];
+      q.limit,
+      offset,
+      false,
+    );
   }
-  const images = await loadImages(
+  return { products: presentPage(rows), pagination: pagination(total) };
+}
+
+/** The exact number of matches when there are more than COUNT_EXACT_CAP, remembered per filter. */
+async function exactTotal(
+  db: Knex,
+  where: { sql: string; bindings: unknown[] },
+  key: string,
+): Promise<number> {
+  const [c] = await directQuery<{ n: unknown }>(
     db,
-    rows.map((r) => r.id),
+    `select count(*) as n from products p where ${where.sql}`,
+    where.bindings,
   );
-  return {
-    products: rows.map((r) => presentProduct(r, images.get(r.id))),
-    pagination: {
-      currentPage: q.page,
-      limit: q.limit,
-      totalProducts: total,
-      totalPages: Math.ceil(total / q.limit),
-    },
-  };
+  const total = toNumber(c?.n);
+  remember(key, total);
+  return total;
+}
+
+function remember(key: string, total: number) {
+  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!);
+  countCache.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
 }
 
 // Misspellings are corrected against the vocabulary only when full-text alone finds fewer than this many: a
@@ -290,88 +390,104 @@ export async function suggest(db: Knex, query: string): Promise<SearchSuggestion
   return withSearchSettings(db, (trx) => suggestOn(trx, prepareSearch(query)));
 }
 
-async function suggestOn(db: Knex, searchTerms: SearchTerms): Promise<SearchSuggestions> {
-  const publicProducts = () =>
-    db.from('products as p').whereNull('p.deleted_at').where('p.seller_approved', true);
-  const terms = await decideFuzzy(db, publicProducts, searchTerms);
+interface SuggestionRow {
+  matched: unknown;
+  products: SuggestionProductRow[] | string | null;
+  sellers: SuggestionSellerRow[] | string | null;
+  categories: string[] | string | null;
+}
+type SuggestionProductRow = {
+  id: number;
+  name: string;
+  price: string;
+  category: ProductCategory;
+  image_url: string | null;
+};
+type SuggestionSellerRow = { user_id: number; shop_name: string; url_slug: string | null; city: string };
+
+const jsonColumn = <T>(v: T[] | string | null): T[] =>
+  typeof v === 'string' ? (JSON.parse(v) as T[]) : (v ?? []);
+
+/**
+ * Products, shops and categories for the search box in one statement: up to SUGGESTION_CANDIDATES full-text
+ * matches (counted, to tell whether the words need correcting), the best few ranked, shops by name prefix or
+ * trigram, and the category names (a tiny list, matched in SQL for pg_trgm).
+ */
+function suggestionStatement(db: Knex, terms: SearchTerms): Promise<SuggestionRow[]> {
+  const match = productMatch(db, terms).toSQL();
   const rank = productRank(db, terms).toSQL();
-  const candidates = publicProducts()
-    .where(productMatch(db, terms))
-    .select('p.id')
-    .limit(SUGGESTION_CANDIDATES);
-  const productsQ = db
-    .from('products as p')
-    .whereIn('p.id', candidates)
-    .select(
-      'p.id',
-      'p.name',
-      db.raw('p.price::text as price'),
-      'p.category',
-      db.raw(
-        '(select i.card_url from product_images i where i.product_id = p.id order by i.position limit 1) as image_url',
-      ),
-    )
-    .orderByRaw(`${rank.sql} desc`, rank.bindings as Knex.Value[])
-    .orderBy('p.units_sold', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(SUGGESTION_LIMIT) as Promise<
-    { id: number; name: string; price: string; category: ProductCategory; image_url: string | null }[]
-  >;
-
   const like = `${escapeLike(terms.text)}%`;
-  const sellersQ = db
-    .from('seller_profiles as sp')
-    .where('sp.is_approved', true)
-    .where((w) =>
-      w
-        .whereILike('sp.shop_name', like)
-        .orWhereILike('sp.shop_name', `% ${like}`)
-        .orWhereRaw('? <% sp.shop_name', [terms.text]),
-    )
-    .select('sp.user_id', 'sp.shop_name', 'sp.url_slug', 'sp.city')
-    .orderByRaw('(sp.shop_name ilike ?) desc', [like])
-    .orderByRaw('word_similarity(?, sp.shop_name) desc', [terms.text])
-    .orderBy('sp.rating_avg', 'desc')
-    .orderBy('sp.user_id')
-    .limit(SUGGESTION_LIMIT) as Promise<
-    { user_id: number; shop_name: string; url_slug: string | null; city: string }[]
-  >;
-
-  // The category list is tiny: match its displayed names (spaces, not underscores) in SQL for pg_trgm.
   const catText = terms.text.replace(/_/g, ' ');
-  const categoriesQ = db
-    .select('c')
-    .from(db.raw('unnest(?::text[]) as c', [PRODUCT_CATEGORIES.map(displayName)]))
-    .where((w) =>
-      w
-        .whereILike('c', `${escapeLike(catText)}%`)
-        .orWhereILike('c', `% ${escapeLike(catText)}%`)
-        .orWhereRaw('? <% c', [catText]),
-    )
-    .orderByRaw('(c ilike ?) desc', [`${escapeLike(catText)}%`])
-    .orderByRaw('word_similarity(?, c) desc', [catText])
-    .orderBy('c')
-    .limit(SUGGESTION_LIMIT) as Promise<{ c: string }[]>;
+  const catLike = `${escapeLike(catText)}%`;
+  return directQuery<SuggestionRow>(
+    db,
+    `with cand as (
+       select p.id from products p
+        where p.deleted_at is null and p.seller_approved and ${match.sql}
+        limit ${SUGGESTION_CANDIDATES})
+     select (select count(*) from cand) as matched,
+       (select coalesce(json_agg(x), '[]'::json) from (
+          select p.id, p.name, p.price::text as price, p.category,
+                 (select i.card_url from product_images i where i.product_id = p.id order by i.position limit 1)
+                   as image_url
+            from products p where p.id in (select id from cand)
+           order by ${rank.sql} desc, p.units_sold desc, p.id desc
+           limit ${SUGGESTION_LIMIT}) x) as products,
+       (select coalesce(json_agg(s), '[]'::json) from (
+          select sp.user_id, sp.shop_name, sp.url_slug, sp.city from seller_profiles sp
+           where sp.is_approved and (sp.shop_name ilike ? or sp.shop_name ilike ? or ? <% sp.shop_name)
+           order by (sp.shop_name ilike ?) desc, word_similarity(?, sp.shop_name) desc, sp.rating_avg desc,
+                    sp.user_id
+           limit ${SUGGESTION_LIMIT}) s) as sellers,
+       (select coalesce(json_agg(c.c), '[]'::json) from (
+          select c from unnest(?::text[]) as c
+           where c ilike ? or c ilike ? or ? <% c
+           order by (c ilike ?) desc, word_similarity(?, c) desc, c
+           limit ${SUGGESTION_LIMIT}) c) as categories`,
+    [
+      ...match.bindings,
+      ...rank.bindings,
+      like,
+      `% ${like}`,
+      terms.text,
+      like,
+      terms.text,
+      PRODUCT_CATEGORIES.map(displayName),
+      catLike,
+      `% ${catLike}`,
+      catText,
+      catLike,
+      catText,
+    ],
+  );
+}
 
-  // One connection inside the transaction: the three run one after another.
-  const products = await productsQ;
-  const sellers = await sellersQ;
-  const categories = await categoriesQ;
+async function suggestOn(db: Knex, searchTerms: SearchTerms): Promise<SearchSuggestions> {
+  let terms = searchTerms;
+  let [row] = await suggestionStatement(db, terms);
+  // Few full-text matches: the words may be misspelt. Correct them against the vocabulary and ask again.
+  if (toNumber(row?.matched) < FTS_ENOUGH && terms.tsquery && !terms.corrected) {
+    const corrected = await correctWords(db, terms);
+    if (corrected.tsquery !== terms.tsquery) {
+      terms = corrected;
+      [row] = await suggestionStatement(db, terms);
+    }
+  }
   return {
-    products: products.map((p) => ({
+    products: jsonColumn(row?.products ?? null).map((p) => ({
       id: p.id,
       name: p.name,
       imageUrl: p.image_url,
       price: p.price,
       category: p.category,
     })),
-    sellers: sellers.map((s) => ({
+    sellers: jsonColumn(row?.sellers ?? null).map((s) => ({
       sellerId: s.user_id,
       shopName: s.shop_name,
       urlSlug: s.url_slug,
       city: s.city,
     })),
-    categories: categories.map((c) => c.c.replace(/ /g, '_') as ProductCategory),
+    categories: jsonColumn(row?.categories ?? null).map((c) => c.replace(/ /g, '_') as ProductCategory),
   };
 }
 
