@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003_call_heartbeats';
 import * as m0004 from './migrations/0004_products_seller_index';
 import * as m0005 from './migrations/0005_search_vocabulary';
 import * as m0006 from './migrations/0006_checkout_hot_updates';
+import * as m0007 from './migrations/0007_catalog_sort_indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0004_products_seller_index': m0004,
   '0005_search_vocabulary': m0005,
   '0006_checkout_hot_updates': m0006,
+  '0007_catalog_sort_indexes': m0007,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -279,22 +279,33 @@ async function listOn(
   }
 
   const unsearched = () => db.from('products as p').whereRaw(where.sql, where.bindings as Knex.Value[]);
-  const terms = await decideFuzzy(db, unsearched, searchTerms);
-  const filtered = () => {
-    const qb = unsearched();
-    if (terms.text) qb.where(productMatch(db, terms));
-    return qb;
+  const counted = async (t: SearchTerms) => {
+    const key = JSON.stringify([
+      ownView,
+      q.sellerId,
+      q.category,
+      q.material,
+      q.minPrice,
+      q.maxPrice,
+      t.tsquery,
+    ]);
+    const filtered = () => {
+      const qb = unsearched();
+      if (t.text) qb.where(productMatch(db, t));
+      return qb;
+    };
+    return countProducts(db, filtered, key);
   };
-  const key = JSON.stringify([
-    ownView,
-    q.sellerId,
-    q.category,
-    q.material,
-    q.minPrice,
-    q.maxPrice,
-    terms.tsquery,
-  ]);
-  const { total, large } = await countProducts(db, filtered, key);
+  // The count also tells whether the words need correcting: few full-text matches, and they may be misspelt.
+  let terms = searchTerms;
+  let { total, large } = await counted(terms);
+  if (total < FTS_ENOUGH && terms.tsquery && !terms.corrected) {
+    const corrected = await correctWords(db, terms);
+    if (corrected.tsquery !== terms.tsquery) {
+      terms = corrected;
+      ({ total, large } = await counted(terms));
+    }
+  }
 
   // Ranking needs every match scored; for a term matching thousands (e.g. 'gold') that is hundreds of ms,
   // and relevance among thousands of equally matching pieces says little: popularity orders them instead.
@@ -347,24 +358,6 @@ function remember(key: string, total: number) {
 // correctly spelt word ('gold') costs no lookup, and the search itself is full-text either way (a trigram
 // scan of 100k names took tens to hundreds of ms for common or misspelt words).
 const FTS_ENOUGH = 10;
-
-async function decideFuzzy(
-  db: Knex,
-  base: () => Knex.QueryBuilder,
-  terms: SearchTerms,
-): Promise<SearchTerms> {
-  if (!terms.tsquery) return terms;
-  const [c] = (await db
-    .from(
-      base()
-        .whereRaw("p.search_vector @@ to_tsquery('english', ?)", [terms.tsquery])
-        .select(db.raw('1'))
-        .limit(FTS_ENOUGH)
-        .as('f'),
-    )
-    .count({ count: '*' })) as { count: unknown }[];
-  return toNumber(c?.count) < FTS_ENOUGH ? correctWords(db, terms) : terms;
-}
 
 /** One product for a deep link; the owner and admins also see it while the shop awaits approval. */
 export async function getProduct(db: Knex, id: number, viewer: SessionUser | undefined): Promise<Product> {
