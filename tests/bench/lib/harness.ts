@@ -272,6 +272,8 @@ export interface LoadResult {
   errorSamples: string[];
   byLabel: LabelStats[];
   all: LabelStats;
+  cacheHits: number;
+  cacheTotal: number;
 }
 
 /** Sends one request over a keep-alive agent and reads the whole answer. */
@@ -279,7 +281,7 @@ function sendRequest(
   agent: http.Agent,
   target: URL,
   spec: RequestSpec,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; cache?: string }> {
   return new Promise((resolve, reject) => {
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const req = http.request(
@@ -300,7 +302,13 @@ function sendRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            cache: res.headers['x-cache'] as string | undefined,
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -315,6 +323,9 @@ class Recorder {
   private samples = new Map<string, number[]>();
   private errorsBy = new Map<string, number>();
   readonly errorSamples: string[] = [];
+  /** Answers that said X-Cache: hit, of those that said X-Cache at all. */
+  cacheHits = 0;
+  cacheTotal = 0;
 
   async measure(
     agent: http.Agent,
@@ -324,9 +335,13 @@ class Recorder {
     const t0 = performance.now();
     let ok = false;
     let detail = '';
-    let res: { status: number; body: string } | null = null;
+    let res: { status: number; body: string; cache?: string } | null = null;
     try {
       res = await sendRequest(agent, target, spec);
+      if (res.cache) {
+        this.cacheTotal++;
+        if (res.cache === 'hit') this.cacheHits++;
+      }
       ok = (res.status >= 200 && res.status < 300) || !!spec.okStatuses?.includes(res.status);
       if (!ok) detail = `${res.status} ${res.body.slice(0, 160)}`;
     } catch (err) {
@@ -353,6 +368,8 @@ class Recorder {
       errorSamples: this.errorSamples,
       byLabel,
       all: summarize('all', all, errors),
+      cacheHits: this.cacheHits,
+      cacheTotal: this.cacheTotal,
     };
   }
 }
