@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ID_MAX,
   LIMITS,
   PRODUCT_CATEGORIES,
   PRODUCT_MATERIALS,
@@ -118,7 +119,7 @@ export const productListQuerySchema = z
     minPrice: priceParam(CATALOG_MESSAGES.minPrice),
     maxPrice: priceParam(CATALOG_MESSAGES.maxPrice),
     sortBy: sortParam,
-    sellerId: intParam(CATALOG_MESSAGES.sellerId),
+    sellerId: intParam(CATALOG_MESSAGES.sellerId, { max: ID_MAX }),
   })
   .superRefine((q, ctx) => {
     if (q.minPrice !== undefined && q.maxPrice !== undefined && q.minPrice > q.maxPrice) {
@@ -130,7 +131,10 @@ export type ProductListQuery = z.output<typeof productListQuerySchema>;
 
 /** GET /_api/products/get query. */
 export const productGetQuerySchema = z.object({
-  id: intParam(CATALOG_MESSAGES.productId).refine((v) => v !== undefined, CATALOG_MESSAGES.productId),
+  id: intParam(CATALOG_MESSAGES.productId, { max: ID_MAX }).refine(
+    (v) => v !== undefined,
+    CATALOG_MESSAGES.productId,
+  ),
 });
 
 /** GET /_api/search/suggestions query. */
@@ -190,7 +194,7 @@ export const storeQuerySchema = z.object({
 
 /** GET /_api/seller/store/by-id query (the /sellers/{id} fallback for shops without a slug). */
 export const storeByIdQuerySchema = z.object({
-  sellerId: intParam(CATALOG_MESSAGES.sellerId).refine(
+  sellerId: intParam(CATALOG_MESSAGES.sellerId, { max: ID_MAX }).refine(
     (v) => v !== undefined,
     CATALOG_MESSAGES.sellerIdRequired,
   ),

@@ -67,6 +67,9 @@ export const SORT_OPTIONS = ['newest', 'popularity', 'rating', 'price-asc', 'pri
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
 /** Business constants of the spec (§9 of both documents). */
+/** The largest id a row can have (PostgreSQL integer): a larger one in a request is refused, not queried. */
+export const ID_MAX = 2_147_483_647;
+
 export const LIMITS = {
   defaultPageSize: 10,
   marketplacePageSize: 20,

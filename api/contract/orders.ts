@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, type OrderStatus, type PaymentMethod } from './constants';
+import { ID_MAX, ORDER_STATUSES, type OrderStatus, type PaymentMethod } from './constants';
 
 /** Every orders and ratings message: the spec's (§8) word for word, plus server texts of ours. */
 export const ORDER_MESSAGES = {
@@ -40,7 +40,11 @@ export const MAX_ORDER_PAGE_SIZE = 100;
 
 const M = ORDER_MESSAGES;
 const positiveInt = (message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
+  z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .positive({ error: message })
+    .max(ID_MAX, { error: message });
 /** "all" (or nothing) means no filter: the UI sends the filter only when it is not all. */
 const noFilter = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
 

@@ -247,6 +247,8 @@ describe('GET /_api/products/list', () => {
     ['?sortBy=cheapest', 'Sort must be one of: newest, popularity, rating, price-asc, price-desc.'],
     ['?sellerId=0', 'Seller ID must be a positive integer.'],
     ['?sellerId=x', 'Seller ID must be a positive integer.'],
+    // Past PostgreSQL's integer: refused, never sent to the database (where it was a 500).
+    ['?sellerId=2147483648', 'Seller ID must be a positive integer.'],
   ])('refuses %s with a clear message', async (query, message) => {
     const res = await list(query);
     expect(res.status).toBe(400);

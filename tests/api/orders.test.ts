@@ -131,7 +131,7 @@ describe('order details', () => {
   });
 
   it('requires a positive integer order id', async () => {
-    for (const q of ['', '?orderId=0', '?orderId=abc', '?orderId=1.5']) {
+    for (const q of ['', '?orderId=0', '?orderId=abc', '?orderId=1.5', '?orderId=2147483648']) {
       const res = await asShop.get(`/_api/order/details${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error).toBe('Order ID must be a positive integer.');
