@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductListResponse, SearchSuggestions } from '../../api/contract/catalog';
 import { buildProduct, buildSeller, buildUser, login, type BuiltSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
+import { buy, newCustomer } from './checkout-support';
 
 // The public catalogue served from memory (CATALOG_CACHE_TTL_MS, on in production, off in the other API tests).
 let api: TestApi;
@@ -75,6 +76,33 @@ describe('catalogue answers served from memory', () => {
     const after = await visitor.get<SearchSuggestions>('/_api/search/suggestions?query=soon%20hidden');
     expect(after.body.sellers.map((s) => s.shopName)).not.toContain('Soon Hidden Jewels');
     expect((await visitor.get(`/_api/seller/store/by-id?sellerId=${other.id}`)).status).toBe(404);
+  });
+
+  it('a sale drops only the answers showing the products sold, so their stock is current', async () => {
+    const sold = await buildProduct(api.db.knex, shop.id, {
+      name: 'Stocked toe ring',
+      category: 'toe_rings',
+      stockQuantity: 5,
+    });
+    const other = await buildSeller(api.db.knex, { shopName: 'Untouched Jewels' });
+    await buildProduct(api.db.knex, other.id, { name: 'Untouched anklet', category: 'anklets' });
+    const soldList = `?category=toe_rings&sellerId=${shop.id}`;
+    const otherList = `?sellerId=${other.id}`;
+    await list(soldList);
+    await list(otherList);
+    const store = `/_api/seller/store/by-id?sellerId=${shop.id}`;
+    await visitor.get(store);
+    expect((await list(soldList)).headers.get('x-cache')).toBe('hit');
+
+    const { client } = await newCustomer(api);
+    await buy(client, [{ productId: sold.id, quantity: 2 }]);
+
+    const after = await list(soldList);
+    expect(after.headers.get('x-cache')).toBe('miss');
+    expect(after.body.products.find((p) => p.id === sold.id)?.stockQuantity).toBe(3);
+    expect((await visitor.get(store)).headers.get('x-cache')).toBe('miss');
+    // A list that does not show the product is still served from memory.
+    expect((await list(otherList)).headers.get('x-cache')).toBe('hit');
   });
 
   it('never caches a seller’s own view of a shop awaiting approval, nor shares it with visitors', async () => {

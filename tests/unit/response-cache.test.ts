@@ -64,6 +64,31 @@ describe('ResponseCache', () => {
     expect(JSON.parse(after.entry.json)).toEqual({ v: 'after the write' });
   });
 
+  it('drops only the answers showing a product, and keeps none computed across its change', async () => {
+    const { cache } = cacheAt();
+    const ids = (body: unknown) => (body as { products: number[] }).products;
+    await cache.get('a', async () => ({ products: [1, 2] }), ids);
+    await cache.get('b', async () => ({ products: [3] }), ids);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = cache.get(
+      'c',
+      async () => {
+        await gate;
+        return { products: [2, 4] };
+      },
+      ids,
+    );
+    cache.invalidateProducts([2]);
+    release();
+    await pending;
+    expect((await cache.get('a', async () => ({ products: [1, 2] }), ids)).hit).toBe(false);
+    expect((await cache.get('b', async () => ({ products: [3] }), ids)).hit).toBe(true);
+    expect((await cache.get('c', async () => ({ products: [2, 4] }), ids)).hit).toBe(false);
+    // Computed after the change: kept.
+    expect((await cache.get('c', async () => ({ products: [2, 4] }), ids)).hit).toBe(true);
+  });
+
   it('does not cache a failure', async () => {
     const { cache } = cacheAt();
     await expect(cache.get('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -10,6 +10,8 @@ export interface CachedResponse {
   bytes: number;
   /** Whether the cache still holds it (only held entries count towards maxBytes). */
   held: boolean;
+  /** The products the answer shows (with their stock), so a sale can drop just the answers showing them. */
+  products: number[];
 }
 
 export interface ResponseCacheOptions {
@@ -43,6 +45,12 @@ export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   private readonly pending = new Map<string, Promise<CachedResponse>>();
   private generation = 0;
+  /** Keys of the held answers showing each product. */
+  private readonly byProduct = new Map<number, Set<string>>();
+  /** When each product was last invalidated (a counter), so an answer computed across that is not kept. */
+  private productEpoch = 0;
+  private readonly productChanged = new Map<number, number>();
+  private readonly pendingEpochs = new Map<string, number>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -56,8 +64,15 @@ export class ResponseCache {
     return this.opts.ttlMs > 0;
   }
 
-  /** The cached answer for key, computing and keeping it when missing or expired. */
-  async get(key: string, compute: () => Promise<unknown>): Promise<{ entry: CachedResponse; hit: boolean }> {
+  /**
+   * The cached answer for key, computing and keeping it when missing or expired. `productsOf` names the
+   * products the computed answer shows (see invalidateProducts).
+   */
+  async get(
+    key: string,
+    compute: () => Promise<unknown>,
+    productsOf?: (body: unknown) => number[],
+  ): Promise<{ entry: CachedResponse; hit: boolean }> {
     const found = this.entries.get(key);
     if (found && found.expires > this.now()) {
       // Map order is recency order: re-inserting marks the entry as recently used.
@@ -74,23 +89,31 @@ export class ResponseCache {
     }
     this.misses++;
     const generation = this.generation;
+    const epoch = this.productEpoch;
     const promise = (async () => {
-      const json = JSON.stringify(await compute());
+      const body = await compute();
+      const json = JSON.stringify(body);
       const entry: CachedResponse = {
         json,
         expires: this.now() + this.opts.ttlMs,
         bytes: Buffer.byteLength(json),
         held: false,
+        products: productsOf?.(body) ?? [],
       };
       return entry;
     })();
     this.pending.set(key, promise);
+    this.pendingEpochs.set(key, epoch);
     try {
       const entry = await promise;
-      if (generation === this.generation && this.enabled) this.keep(key, entry);
+      const changedSince = entry.products.some((id) => (this.productChanged.get(id) ?? -1) >= epoch);
+      if (generation === this.generation && !changedSince && this.enabled) this.keep(key, entry);
       return { entry, hit: false };
     } finally {
-      this.pending.delete(key);
+      if (this.pending.get(key) === promise) {
+        this.pending.delete(key);
+        this.pendingEpochs.delete(key);
+      }
     }
   }
 
@@ -99,8 +122,30 @@ export class ResponseCache {
     this.generation++;
     for (const entry of this.entries.values()) entry.held = false;
     this.entries.clear();
+    this.byProduct.clear();
+    this.productChanged.clear();
     this.pending.clear();
+    this.pendingEpochs.clear();
     this.bytes = 0;
+  }
+
+  /**
+   * Forgets the answers that show these products (their stock or rating changed: a sale, a cancellation, a
+   * rating), and keeps none being computed that shows them. Other answers stay: a busy shop's sales would
+   * otherwise empty the cache every few seconds.
+   */
+  invalidateProducts(ids: Iterable<number>): void {
+    const epoch = this.productEpoch++;
+    for (const id of ids) {
+      this.productChanged.set(id, epoch);
+      for (const key of this.byProduct.get(id) ?? []) {
+        const entry = this.entries.get(key);
+        if (entry) this.drop(key, entry);
+      }
+    }
+    // A mark matters only to answers being computed since before it: drop the older ones.
+    const oldest = Math.min(...this.pendingEpochs.values());
+    for (const [id, at] of this.productChanged) if (at < oldest) this.productChanged.delete(id);
   }
 
   stats(): ResponseCacheStats {
@@ -132,6 +177,11 @@ export class ResponseCache {
     if (entry.bytes > this.opts.maxBytes) return;
     this.entries.set(key, entry);
     entry.held = true;
+    for (const id of entry.products) {
+      let keys = this.byProduct.get(id);
+      if (!keys) this.byProduct.set(id, (keys = new Set()));
+      keys.add(key);
+    }
     this.bytes += entry.bytes;
     this.evict();
   }
@@ -139,6 +189,11 @@ export class ResponseCache {
   private drop(key: string, entry: CachedResponse) {
     this.entries.delete(key);
     entry.held = false;
+    for (const id of entry.products) {
+      const keys = this.byProduct.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byProduct.delete(id);
+    }
     this.bytes -= entry.bytes;
   }
 
@@ -202,12 +257,13 @@ export async function sendCached(
   cache: ResponseCache,
   key: string,
   compute: () => Promise<unknown>,
+  productsOf?: (body: unknown) => number[],
 ): Promise<void> {
   if (!cache.enabled) {
     setJsonBody(ctx, JSON.stringify(await compute()));
     return;
   }
-  const { entry, hit } = await cache.get(key, compute);
+  const { entry, hit } = await cache.get(key, compute, productsOf);
   ctx.set('X-Cache', hit ? 'hit' : 'miss');
   ctx.type = 'application/json';
   const encoding = entry.bytes >= COMPRESS_THRESHOLD ? acceptedEncoding(ctx) : 'identity';
@@ -220,6 +276,9 @@ export async function sendCached(
  * successful write clears the cache, so an endpoint added later is safe by default.
  */
 const CATALOGUE_NEUTRAL_WRITES = [
+  // Sales, status changes and ratings drop only the answers showing their products (invalidateProducts).
+  '/_api/checkout/',
+  '/_api/orders/',
   '/_api/auth/',
   '/_api/call/',
   '/_api/cart/',

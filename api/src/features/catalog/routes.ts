@@ -25,6 +25,12 @@ import {
 /** The cache key of a public answer: the path and the parsed query (so `?a=1&b=2` and `?b=2&a=1` share it). */
 const cacheKey = (path: string, parsed: unknown) => `${path}?${JSON.stringify(parsed)}`;
 
+/** The products a list, a storefront or suggestions show, for ResponseCache.invalidateProducts. */
+const listedProducts = (body: unknown): number[] => {
+  const b = body as { products?: { id: number }[]; productsData?: { products?: { id: number }[] } };
+  return (b.products ?? b.productsData?.products ?? []).map((p) => p.id);
+};
+
 /** Routes of the catalog area: the public catalogue, suggestions, the jeweller directory and storefronts. */
 export const catalogFeature: Feature = (router) => {
   router.get('/_api/products/list', async (ctx) => {
@@ -34,8 +40,12 @@ export const catalogFeature: Feature = (router) => {
       ctx.body = await listProducts(ctx.deps.db, q, ctx.state.user);
       return;
     }
-    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, q), () =>
-      listProducts(ctx.deps.db, q, undefined),
+    await sendCached(
+      ctx,
+      ctx.deps.catalogCache,
+      cacheKey(ctx.path, q),
+      () => listProducts(ctx.deps.db, q, undefined),
+      listedProducts,
     );
   });
 
@@ -47,7 +57,13 @@ export const catalogFeature: Feature = (router) => {
   router.get('/_api/search/suggestions', async (ctx) => {
     const { query } = parseQuery(ctx, suggestionsQuerySchema);
     const text = query!.trim().replace(/\s+/g, ' ').toLowerCase();
-    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, text), () => suggest(ctx.deps.db, text));
+    await sendCached(
+      ctx,
+      ctx.deps.catalogCache,
+      cacheKey(ctx.path, text),
+      () => suggest(ctx.deps.db, text),
+      listedProducts,
+    );
   });
 
   router.get('/_api/sellers/list', async (ctx) => {
@@ -68,16 +84,24 @@ export const catalogFeature: Feature = (router) => {
     const q = parseQuery(ctx, storeQuerySchema);
     const paging = { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize };
     const slug = q.slug!.toLowerCase();
-    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, [slug, paging]), () =>
-      getStore(ctx.deps.db, { slug }, paging, ctx.deps.clock.now()),
+    await sendCached(
+      ctx,
+      ctx.deps.catalogCache,
+      cacheKey(ctx.path, [slug, paging]),
+      () => getStore(ctx.deps.db, { slug }, paging, ctx.deps.clock.now()),
+      listedProducts,
     );
   });
 
   router.get('/_api/seller/store/by-id', async (ctx) => {
     const q = parseQuery(ctx, storeByIdQuerySchema);
     const paging = { page: q.page ?? 1, limit: q.limit ?? LIMITS.defaultPageSize };
-    await sendCached(ctx, ctx.deps.catalogCache, cacheKey(ctx.path, [q.sellerId, paging]), () =>
-      getStore(ctx.deps.db, { sellerId: q.sellerId! }, paging, ctx.deps.clock.now()),
+    await sendCached(
+      ctx,
+      ctx.deps.catalogCache,
+      cacheKey(ctx.path, [q.sellerId, paging]),
+      () => getStore(ctx.deps.db, { sellerId: q.sellerId! }, paging, ctx.deps.clock.now()),
+      listedProducts,
     );
   });
 

@@ -36,6 +36,9 @@ export const checkoutFeature: Feature = (router) => {
     await adoptSession(ctx, id, attempt.session);
     await customer(ctx, async () => {
       const result = await attempt.result(currentUser(ctx));
+      // Stock changed: the catalogue answers showing these products are dropped (see ResponseCache).
+      const orders = (result.body as { orders?: { items: { product: { id: number } }[] }[] }).orders ?? [];
+      ctx.deps.catalogCache.invalidateProducts(orders.flatMap((o) => o.items.map((i) => i.product.id)));
       ctx.status = result.status;
       ctx.body = result.body;
     });

@@ -34,11 +34,14 @@ export const ordersFeature: Feature = (router, { deps, background }) => {
   router.post('/_api/orders/update-status', requireAuth('seller'), async (ctx) => {
     const { orderId, status } = parseBody(ctx, OrderStatusUpdateSchema);
     const order = await updateOrderStatus(ctx.deps.db, currentUser(ctx), orderId, status);
+    // A cancellation puts stock back: the catalogue answers showing these products are dropped.
+    ctx.deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));
     ctx.body = { success: true, order };
   });
 
   router.post('/_api/orders/rate', requireAuth('customer'), async (ctx) => {
     const input = parseBody(ctx, RateProductSchema);
     ctx.body = await rateProduct(ctx.deps.db, currentUser(ctx), input);
+    ctx.deps.catalogCache.invalidateProducts([input.productId]);
   });
 };
