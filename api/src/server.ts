@@ -33,7 +33,11 @@ async function main() {
     if (stopping) res.setHeader('Connection', 'close');
     void handler(req, res);
   });
-  server.keepAliveTimeout = 5000;
+  // Keep-alive connections stay open across a seller's 4 s poll interval and a proxy's usual 60 s idle
+  // timeout. At 5 s a poll that arrived a little late met a socket the server was closing (ECONNRESET in the
+  // load benchmark). Headers must be allowed longer than that, or Node can time out a connection in between.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Requests Node's parser refuses before the app runs (headers over 16 KB, malformed HTTP) still get the
   // { error, code } shape every other failure has, instead of Node's bare status line.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
