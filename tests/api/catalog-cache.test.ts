@@ -94,6 +94,10 @@ describe('catalogue answers served from memory', () => {
     await visitor.get(store);
     expect((await list(soldList)).headers.get('x-cache')).toBe('hit');
 
+    expect((await visitor.get(`/_api/products/get?id=${sold.id}`)).body).toMatchObject({
+      product: { stockQuantity: 5 },
+    });
+    expect((await visitor.get(`/_api/products/get?id=${sold.id}`)).headers.get('x-cache')).toBe('hit');
     const { client } = await newCustomer(api);
     await buy(client, [{ productId: sold.id, quantity: 2 }]);
 
@@ -101,15 +105,23 @@ describe('catalogue answers served from memory', () => {
     expect(after.headers.get('x-cache')).toBe('miss');
     expect(after.body.products.find((p) => p.id === sold.id)?.stockQuantity).toBe(3);
     expect((await visitor.get(store)).headers.get('x-cache')).toBe('miss');
+    const detail = await visitor.get<{ product: { stockQuantity: number } }>(
+      `/_api/products/get?id=${sold.id}`,
+    );
+    expect(detail.body.product.stockQuantity).toBe(3);
     // A list that does not show the product is still served from memory.
     expect((await list(otherList)).headers.get('x-cache')).toBe('hit');
   });
 
   it('never caches a seller’s own view of a shop awaiting approval, nor shares it with visitors', async () => {
     const waiting = await buildSeller(api.db.knex, { shopName: 'Waiting Jewels', isApproved: null });
-    await buildProduct(api.db.knex, waiting.id, { name: 'Waiting ring' });
+    const ring = await buildProduct(api.db.knex, waiting.id, { name: 'Waiting ring' });
     const own = api.client();
     await login(own, waiting);
+    for (let i = 0; i < 2; i++) {
+      expect((await own.get(`/_api/products/get?id=${ring.id}`)).status).toBe(200);
+      expect((await visitor.get(`/_api/products/get?id=${ring.id}`)).status).toBe(404);
+    }
     for (let i = 0; i < 2; i++) {
       const mine = await list(`?sellerId=${waiting.id}`, own);
       expect(names(mine)).toEqual(['Waiting ring']);
