@@ -33,8 +33,9 @@ export interface ResponseCacheStats {
  * Public catalogue answers (product lists, suggestions, the directory, storefronts) kept in memory for a few
  * seconds, by the parsed query. The same few pages are asked for again and again (page 1 of a category, the
  * prefixes people type), and each costs several milliseconds of database time; from memory it costs a string
- * write. Any change made through this process clears the cache at once (see invalidatingWrites); changes made
- * by another process show within ttlMs. Stock and prices are checked again on the server when a cart or a
+ * write. A change made through this process shows at once: product, shop and approval writes clear the cache
+ * (invalidatingWrites); sales, status changes and ratings drop the answers showing their products
+ * (invalidateProducts). Changes made by another process show within ttlMs. Stock and prices are checked again on the server when a cart or a
  * checkout uses them, so a listing a few seconds old never sells what is gone.
  *
  * Answers are stored serialised, with gzip and brotli forms made once on first demand, so a hit costs no

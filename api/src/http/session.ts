@@ -9,6 +9,19 @@ export const SESSION_COOKIE = 'nagai_session';
 /** The stored session id for a cookie token (only a hash is kept in the database). */
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
 
+/** The users columns a session user is made from (toSessionUser), for every query that loads one. */
+export const USER_COLUMNS = [
+  'id',
+  'email',
+  'display_name',
+  'full_name',
+  'role',
+  'avatar_url',
+  'phone',
+  'address',
+  'created_at',
+] as const;
+
 interface UserRow {
   id: number;
   email: string;
@@ -107,8 +120,7 @@ const TOUCH_INTERVAL_MS = 3_600_000;
  * rows in one round trip (see SESSION_IN_ROUTE): bindings `sessionBindings(...)` first.
  */
 export const SESSION_USER_CTE = `me as (
-  select u.id, u.email, u.display_name, u.full_name, u.role, u.avatar_url, u.phone, u.address,
-         u.created_at, s.last_seen_at < ?::timestamptz as stale
+  select ${USER_COLUMNS.map((c) => `u.${c}`).join(', ')}, s.last_seen_at < ?::timestamptz as stale
     from sessions s join users u on u.id = s.user_id
    where s.id = ? and s.expires_at > ?::timestamptz)`;
 const SESSION_SQL = `with ${SESSION_USER_CTE} select * from me`;
@@ -159,18 +171,7 @@ export async function loadSession(ctx: AppContext): Promise<void> {
   await adoptSession(ctx, id, row);
 }
 
-const ME_COLUMNS = [
-  'id',
-  'email',
-  'display_name',
-  'full_name',
-  'role',
-  'avatar_url',
-  'phone',
-  'address',
-  'created_at',
-  'stale',
-] as const;
+const ME_COLUMNS = [...USER_COLUMNS, 'stale'] as const;
 const ME_SELECT = ME_COLUMNS.map((c) => `me.${c} as me__${c}`).join(', ');
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { AppContext, SessionUser } from '../../http/context';
 import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../../http/errors';
 import { hitRateLimit, resetRateLimit, type RateLimitResult } from '../../http/rate-limit';
-import { revokeUserSessions, startSession, toSessionUser } from '../../http/session';
+import { revokeUserSessions, startSession, toSessionUser, USER_COLUMNS } from '../../http/session';
 import type { SellerProfileRow } from '../sellers/presenter';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 
@@ -22,18 +22,6 @@ export const LOGIN_LIMITS = { perAccount: 5, perIp: 30, windowMs: 15 * MINUTE } 
 export const REGISTER_LIMITS = { perIp: 20, windowMs: 60 * MINUTE } as const;
 /** Wrong current passwords per user before password change locks (a stolen session must not brute-force it). */
 export const PASSWORD_CHANGE_LIMITS = { perUser: 5, windowMs: 15 * MINUTE } as const;
-
-const USER_COLUMNS = [
-  'id',
-  'email',
-  'display_name',
-  'full_name',
-  'role',
-  'avatar_url',
-  'phone',
-  'address',
-  'created_at',
-] as const;
 
 type UserRow = Parameters<typeof toSessionUser>[0];
 
