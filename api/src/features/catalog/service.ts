@@ -122,29 +122,6 @@ const COUNT_TTL_MS = 30_000;
 const COUNT_CACHE_MAX = 500;
 const countCache = new Map<string, { total: number; expires: number }>();
 
-async function countProducts(
-  db: Knex,
-  filtered: () => Knex.QueryBuilder,
-  key: string,
-): Promise<{ total: number; large: boolean }> {
-  const [capped] = (await db
-    .from(
-      filtered()
-        .select(db.raw('1'))
-        .limit(COUNT_EXACT_CAP + 1)
-        .as('c'),
-    )
-    .count({ count: '*' })) as { count: unknown }[];
-  const exact = toNumber(capped?.count);
-  if (exact <= COUNT_EXACT_CAP) return { total: exact, large: false };
-  const hit = countCache.get(key);
-  if (hit && hit.expires > Date.now()) return { total: hit.total, large: true };
-  const [c] = (await filtered().count({ count: '*' })) as { count: unknown }[];
-  const total = toNumber(c?.count);
-  remember(key, total);
-  return { total, large: true };
-}
-
 /**
  * Lists products with filters, search and sort in three or four queries whatever the page size: the count,
  * the page (a narrow inner select of ids walking an index order, then the details of only those rows) and
@@ -278,59 +255,101 @@ async function listOn(
     return { products: presentPage(rows), pagination: pagination(total) };
   }
 
-  const unsearched = () => db.from('products as p').whereRaw(where.sql, where.bindings as Knex.Value[]);
-  const counted = async (t: SearchTerms) => {
-    const key = JSON.stringify([
-      ownView,
-      q.sellerId,
-      q.category,
-      q.material,
-      q.minPrice,
-      q.maxPrice,
-      t.tsquery,
-    ]);
-    const filtered = () => {
-      const qb = unsearched();
-      if (t.text) qb.where(productMatch(db, t));
-      return qb;
-    };
-    return countProducts(db, filtered, key);
+  const keyOf = (t: SearchTerms) =>
+    JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, t.tsquery]);
+  const matching = (t: SearchTerms) => {
+    const match = productMatch(db, t).toSQL();
+    return { sql: `${where.sql} and ${match.sql}`, bindings: [...where.bindings, ...match.bindings] };
   };
-  // The count also tells whether the words need correcting: few full-text matches, and they may be misspelt.
+
+  // A search not known to match thousands: its matches (up to COUNT_EXACT_CAP + 1, from one GIN bitmap) are
+  // counted, ranked (or sorted) and paged in one statement. The count also tells whether the words need
+  // correcting: few full-text matches, and they may be misspelt.
   let terms = searchTerms;
-  let { total, large } = await counted(terms);
-  if (total < FTS_ENOUGH && terms.tsquery && !terms.corrected) {
-    const corrected = await correctWords(db, terms);
-    if (corrected.tsquery !== terms.tsquery) {
-      terms = corrected;
-      ({ total, large } = await counted(terms));
+  let total = rememberedTotal(keyOf(terms));
+  if (total === undefined) {
+    let found = await searchPage(db, matching(terms), q, terms, offset);
+    if (found.capped < FTS_ENOUGH && terms.tsquery && !terms.corrected) {
+      const corrected = await correctWords(db, terms);
+      if (corrected.tsquery !== terms.tsquery) {
+        terms = corrected;
+        found = await searchPage(db, matching(terms), q, terms, offset);
+      }
     }
+    if (found.capped <= COUNT_EXACT_CAP) {
+      return { products: presentPage(found.rows), pagination: pagination(found.capped) };
+    }
+    total = rememberedTotal(keyOf(terms)) ?? (await exactTotal(db, matching(terms), keyOf(terms)));
   }
 
-  // Ranking needs every match scored; for a term matching thousands (e.g. 'gold') that is hundreds of ms,
-  // and relevance among thousands of equally matching pieces says little: popularity orders them instead.
-  const byRelevance = !q.sortBy && !large;
-  const order = orderTerms(
-    db,
-    byRelevance ? q : { ...q, sortBy: q.sortBy ?? 'popularity' },
-    byRelevance ? terms : null,
-  );
-
+  // Thousands of matches. Ranking needs every match scored (hundreds of ms for 'gold'), and relevance among
+  // thousands of equally matching pieces says little: popularity orders them unless a sort is asked for,
+  // and walking the sort index finds a page after a few dozen rows (see withSearchSettings).
   let rows: PageRow[] = [];
   if (offset < total) {
-    // Thousands of matches: walking the sort index finds a page after a few dozen rows (see withSearchSettings).
-    if (large && !byRelevance) await useOrderedScans(db);
-    const match = productMatch(db, terms).toSQL();
+    await useOrderedScans(db);
     rows = await pageStatement(
       db,
-      { sql: `${where.sql} and ${match.sql}`, bindings: [...where.bindings, ...match.bindings] },
-      order,
+      matching(terms),
+      orderTerms(db, { ...q, sortBy: q.sortBy ?? 'popularity' }, null),
       q.limit,
       offset,
       false,
     );
   }
   return { products: presentPage(rows), pagination: pagination(total) };
+}
+
+/** The sort keys a search page is ordered by, as columns of its matches (`m`). */
+function searchOrder(q: ProductListQuery): string {
+  switch (q.sortBy) {
+    case 'price-asc':
+      return 'm.price asc, m.id asc';
+    case 'price-desc':
+      return 'm.price desc, m.id desc';
+    case 'rating':
+      return 'm.rating_avg desc, m.id desc';
+    case 'popularity':
+      return 'm.units_sold desc, m.id desc';
+    case 'newest':
+      return 'm.created_at desc, m.id desc';
+    default:
+      return 'm.rank desc, m.id desc';
+  }
+}
+
+/**
+ * One page of a search and the number of its matches up to COUNT_EXACT_CAP + 1, in one statement: the
+ * matches are read once (a GIN bitmap), counted, ordered by relevance or the asked sort, and paged. Always
+ * answers a row for the count; its product columns are null when the page is past the end.
+ */
+async function searchPage(
+  db: Knex,
+  where: { sql: string; bindings: unknown[] },
+  q: ProductListQuery,
+  terms: SearchTerms,
+  offset: number,
+): Promise<{ capped: number; rows: PageRow[] }> {
+  const rank = productRank(db, terms).toSQL();
+  const order = searchOrder(q);
+  const found = await directQuery<PageRow & { ord: unknown }>(
+    db,
+    `with m as materialized (
+       select p.id, p.price, p.rating_avg, p.units_sold, p.created_at,
+              ${q.sortBy ? '0' : rank.sql} as rank
+         from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}),
+     page as (select m.id, row_number() over (order by ${order}) as ord from m order by ${order} limit ? offset ?)
+     select (select count(*) from m) as capped_total, r.*
+       from (select 1) one
+       left join (
+         select page.ord, ${PRODUCT_COLUMNS}, ${IMAGES_JSON}
+           from page join products p on p.id = page.id
+           left join seller_profiles sp on sp.user_id = p.seller_id) r on true
+      order by r.ord`,
+    [...(q.sortBy ? [] : rank.bindings), ...where.bindings, q.limit, offset],
+  );
+  const capped = toNumber(found[0]?.capped_total);
+  return { capped, rows: found.filter((r) => r.id !== null) };
 }
 
 /** The exact number of matches when there are more than COUNT_EXACT_CAP, remembered per filter. */
