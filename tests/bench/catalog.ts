@@ -12,6 +12,7 @@ import { loadConfig } from '../../api/src/config';
 import {
   BENCH_DATABASE_URL,
   fmt,
+  machineCpu,
   machineLine,
   openKnex,
   prepareData,
@@ -167,6 +168,7 @@ async function main() {
     // 1. Visitors browsing: many different list pages under 32 concurrent connections, with the cache as
     // deployed (after a warm-up of the same traffic), then the same traffic with the cache off.
     server.resetUsage();
+    const cpu = machineCpu();
     const mix = await load(server.url, 'products/list (browsing mix)', browsingMix(1), WARM_UP_MS);
     const listUsage = server.usage();
     const mixCold = await load(uncached.url, 'products/list (browsing mix, cache off)', browsingMix(1));
@@ -181,6 +183,7 @@ async function main() {
     // 3. Suggestions for 3+ characters as people type, then with the cache off.
     const sugg = await load(server.url, 'search/suggestions (typing mix)', typingMix(2), WARM_UP_MS);
     const suggCold = await load(uncached.url, 'search/suggestions (typing mix, cache off)', typingMix(2));
+    const machine = cpu.stop();
 
     // 4. API vs raw SQL medians, sequential, for each typical list page (cache off).
     const n = 60;
@@ -282,7 +285,7 @@ The browsing mix draws list pages the way visitors browse (fixed seed): page 1 6
 | --- | --- | --- |
 ${checks.map(([name, ok, v]) => `| ${name} | ${ok ? 'yes' : '**no**'} | ${v} |`).join('\n')}
 
-Under load (32 connections, closed loop): ${rate(mix)} req/s on the browsing mix (${rate(mixCold)} with the cache off), ${rate(typical)} on the typical pages, ${rate(sugg)} req/s on suggestions (${rate(suggCold)} with the cache off); the cached server's CPU ${fmt(listUsage.cpuSeconds)} s over the browsing phase (with its warm-up), peak RSS ${fmt(listUsage.rssMb, 0)} MB.
+Under load (32 connections, closed loop): ${rate(mix)} req/s on the browsing mix (${rate(mixCold)} with the cache off), ${rate(typical)} on the typical pages, ${rate(sugg)} req/s on suggestions (${rate(suggCold)} with the cache off); the cached server's CPU ${fmt(listUsage.cpuSeconds)} s over the browsing phase (with its warm-up), peak RSS ${fmt(listUsage.rssMb, 0)} MB. Over the load phases ${fmt(machine.stealShare * 100)}% of the machine's CPU was stolen by the host (a shared host: runs with more steal are slower throughout).
 
 ${statsTable(
   [mix, mixCold, typical, sugg, suggCold].map((r) => r.byLabel[0]),

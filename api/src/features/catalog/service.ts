@@ -13,7 +13,7 @@ import {
   type StoreResponse,
 } from '../../../contract/catalog';
 import { CALL_LIMITS, PRODUCT_CATEGORIES, type ProductCategory } from '../../../contract/constants';
-import { directQuery, toNumber } from '../../../../db/connection';
+import { directQuery, hotQuery, toNumber } from '../../../../db/connection';
 import type { SessionUser } from '../../http/context';
 import { notFound } from '../../http/errors';
 import {
@@ -431,8 +431,11 @@ function suggestionStatement(db: Knex, terms: SearchTerms): Promise<SuggestionRo
   const like = `${escapeLike(terms.text)}%`;
   const catText = terms.text.replace(/_/g, ' ');
   const catLike = `${escapeLike(catText)}%`;
-  return directQuery<SuggestionRow>(
+  // Its text is the same for every search (only the parameters change), so it is a prepared statement:
+  // planning it took ~7 ms, more than running it for most words.
+  return hotQuery<SuggestionRow>(
     db,
+    terms.tsquery ? 'catalog_suggestions' : 'catalog_suggestions_no_words',
     `with cand as (
        select p.id from products p
         where p.deleted_at is null and p.seller_approved and ${match.sql}
