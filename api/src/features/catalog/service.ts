@@ -179,9 +179,7 @@ async function pageStatement(
 ): Promise<PageRow[]> {
   const orderSql = order.map((o) => o.sql).join(', ');
   const orderBindings = order.flatMap((o) => o.bindings ?? []);
-  const count = countCapped
-    ? `(select count(*) from (select 1 from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}) c)`
-    : 'null';
+  const count = countCapped ? `(${cappedCount(where)})` : 'null';
   return directQuery<PageRow>(
     db,
     `select ${count} as capped_total, ${PRODUCT_COLUMNS}, ${IMAGES_JSON}
@@ -208,7 +206,11 @@ const presentPage = (rows: PageRow[]) =>
     ),
   );
 
-/** A fresh exact total remembered for these filters (see countProducts), if any. */
+/** Counts the matches of a filter up to COUNT_EXACT_CAP + 1 (SQL, with the filter's bindings). */
+const cappedCount = (where: { sql: string }) =>
+  `select count(*) as n from (select 1 from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}) c`;
+
+/** A fresh exact total remembered for these filters (see exactTotal), if any. */
 function rememberedTotal(key: string): number | undefined {
   const hit = countCache.get(key);
   return hit && hit.expires > Date.now() ? hit.total : undefined;
@@ -223,6 +225,9 @@ async function listOn(
   const ownView = seesUnapproved(viewer, q.sellerId);
   const offset = (q.page - 1) * q.limit;
   const where = listFilter(q, ownView);
+  // The key of a remembered total: the filters and the search's tsquery (null without a search).
+  const keyOf = (t: SearchTerms | null) =>
+    JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, t?.tsquery ?? null]);
   const pagination = (total: number) => ({
     currentPage: q.page,
     limit: q.limit,
@@ -233,7 +238,7 @@ async function listOn(
   if (!searchTerms) {
     // Browsing without a search: the page and (unless a large total is remembered) its capped count in one
     // round trip; the exact count of thousands only when it is not remembered.
-    const key = JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, null]);
+    const key = keyOf(null);
     const remembered = rememberedTotal(key);
     const order = orderTerms(db, q, null);
     const rows = await pageStatement(db, where, order, q.limit, offset, remembered === undefined);
@@ -241,22 +246,12 @@ async function listOn(
     if (total === undefined) {
       const capped = rows.length
         ? toNumber(rows[0].capped_total)
-        : toNumber(
-            (
-              await directQuery<{ n: unknown }>(
-                db,
-                `select count(*) as n from (select 1 from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}) c`,
-                where.bindings,
-              )
-            )[0]?.n,
-          );
+        : toNumber((await directQuery<{ n: unknown }>(db, cappedCount(where), where.bindings))[0]?.n);
       total = capped <= COUNT_EXACT_CAP ? capped : await exactTotal(db, where, key);
     }
     return { products: presentPage(rows), pagination: pagination(total) };
   }
 
-  const keyOf = (t: SearchTerms) =>
-    JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, t.tsquery]);
   const matching = (t: SearchTerms) => {
     const match = productMatch(db, t).toSQL();
     return { sql: `${where.sql} and ${match.sql}`, bindings: [...where.bindings, ...match.bindings] };
