@@ -60,17 +60,29 @@ function sonnerBridge(): Plugin {
 const THEME = '#7a1f2b';
 const BACKGROUND = '#fffdf8';
 
-export default defineConfig({
+/**
+ * `vite build` builds the app into dist/; `vite build --ssr` builds src/entry-server.tsx into dist-ssr/ for the
+ * server's rendering of the catalogue pages (api/src/http/ssr.ts), without the service worker.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   root,
   publicDir: path.join(root, 'public'),
   envDir: repo,
   define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(appVersion) },
-  build: {
-    outDir: path.join(repo, 'dist'),
-    emptyOutDir: true,
-    sourcemap: false,
-    chunkSizeWarningLimit: 900,
-  },
+  build: isSsrBuild
+    ? {
+        outDir: path.join(repo, 'dist-ssr'),
+        emptyOutDir: true,
+        sourcemap: false,
+        copyPublicDir: false,
+        rollupOptions: { input: path.join(root, 'src/entry-server.tsx') },
+      }
+    : {
+        outDir: path.join(repo, 'dist'),
+        emptyOutDir: true,
+        sourcemap: false,
+        chunkSizeWarningLimit: 900,
+      },
   resolve: {
     alias: { '@locales': path.join(repo, 'locales'), '@contract': path.join(repo, 'api/contract') },
   },
@@ -79,65 +91,66 @@ export default defineConfig({
     sonnerBridge(),
     react(),
     tailwindcss(),
-    VitePWA({
-      strategies: 'injectManifest',
-      srcDir: path.join(repo, 'sw'),
-      filename: 'sw.ts',
-      injectRegister: false,
-      registerType: 'prompt',
-      manifest: {
-        id: '/',
-        name: 'Nagai — Indian jewellery, live from the shop',
-        short_name: 'Nagai',
-        description:
-          'Shop Indian jewellery from trusted jewellers, and step into their shop on a live video call.',
-        lang: 'en',
-        dir: 'ltr',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        orientation: 'any',
-        theme_color: THEME,
-        background_color: BACKGROUND,
-        categories: ['shopping', 'lifestyle'],
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-        shortcuts: [
-          {
-            name: 'Marketplace',
-            short_name: 'Marketplace',
-            description: 'Browse jewellery from every shop',
-            url: '/marketplace',
-            icons: [{ src: '/icons/shortcut-marketplace-96.png', sizes: '96x96', type: 'image/png' }],
-          },
-          {
-            name: 'Seller dashboard',
-            short_name: 'Dashboard',
-            description: 'Your shop, orders and calls',
-            url: '/seller/dashboard',
-            icons: [{ src: '/icons/shortcut-dashboard-96.png', sizes: '96x96', type: 'image/png' }],
-          },
-        ],
-      },
-      // The manifest link is written into index.html by the plugin; icons come from public/.
-      includeManifestIcons: false,
-      injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
-        // The Twilio SDK is loaded only for a Twilio call and never precached.
-        globIgnores: [
-          '**/twilio-video*',
-          // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
-          'icons/icon-512.png',
-          'icons/icon-maskable-512.png',
-          'icons/apple-touch-icon-180.png',
-        ],
-        maximumFileSizeToCacheInBytes: 1_500_000,
-      },
-      devOptions: { enabled: false },
-    }),
+    !isSsrBuild &&
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: path.join(repo, 'sw'),
+        filename: 'sw.ts',
+        injectRegister: false,
+        registerType: 'prompt',
+        manifest: {
+          id: '/',
+          name: 'Nagai — Indian jewellery, live from the shop',
+          short_name: 'Nagai',
+          description:
+            'Shop Indian jewellery from trusted jewellers, and step into their shop on a live video call.',
+          lang: 'en',
+          dir: 'ltr',
+          start_url: '/',
+          scope: '/',
+          display: 'standalone',
+          orientation: 'any',
+          theme_color: THEME,
+          background_color: BACKGROUND,
+          categories: ['shopping', 'lifestyle'],
+          icons: [
+            { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+            { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+            { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          ],
+          shortcuts: [
+            {
+              name: 'Marketplace',
+              short_name: 'Marketplace',
+              description: 'Browse jewellery from every shop',
+              url: '/marketplace',
+              icons: [{ src: '/icons/shortcut-marketplace-96.png', sizes: '96x96', type: 'image/png' }],
+            },
+            {
+              name: 'Seller dashboard',
+              short_name: 'Dashboard',
+              description: 'Your shop, orders and calls',
+              url: '/seller/dashboard',
+              icons: [{ src: '/icons/shortcut-dashboard-96.png', sizes: '96x96', type: 'image/png' }],
+            },
+          ],
+        },
+        // The manifest link is written into index.html by the plugin; icons come from public/.
+        includeManifestIcons: false,
+        injectManifest: {
+          globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+          // The Twilio SDK is loaded only for a Twilio call and never precached.
+          globIgnores: [
+            '**/twilio-video*',
+            // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
+            'icons/icon-512.png',
+            'icons/icon-maskable-512.png',
+            'icons/apple-touch-icon-180.png',
+          ],
+          maximumFileSizeToCacheInBytes: 1_500_000,
+        },
+        devOptions: { enabled: false },
+      }),
   ],
   server: {
     port: 5173,
@@ -148,4 +161,4 @@ export default defineConfig({
       '/healthz': { target: apiTarget, changeOrigin: false },
     },
   },
-});
+}));

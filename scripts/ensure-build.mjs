@@ -22,7 +22,8 @@ function newest(p) {
 
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...sources.map(newest));
-if (!built || changed > built || process.env.FORCE_BUILD === '1') {
+const serverEntry = path.join(repo, 'dist-ssr', 'entry-server.js');
+if (!built || changed > built || !fs.existsSync(serverEntry) || process.env.FORCE_BUILD === '1') {
   console.log('Building the web app…');
   execSync('npm run build --silent', { cwd: repo, stdio: 'inherit' });
   fs.writeFileSync(stamp, new Date().toISOString());

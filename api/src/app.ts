@@ -152,7 +152,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use(invalidatingWrites(deps.catalogCache));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  if (opts.serveStatic) app.use(staticSite(opts.config.staticDir));
+  if (opts.serveStatic) app.use(staticSite(opts.config.staticDir, opts.config.ssrDir));
 
   return { app, deps, background };
 }

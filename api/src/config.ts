@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
   STATIC_DIR: z.string().default('./dist'),
+  SSR: bool.default(true),
+  SSR_DIR: z.string().default('./dist-ssr'),
   MEDIA_ALLOW_PRIVATE_URLS: bool.default(false),
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
@@ -58,6 +60,8 @@ export interface Config {
   };
   vapid?: { publicKey: string; privateKey: string; subject: string };
   staticDir: string;
+  /** The server renderer of the catalogue pages (`vite build --ssr`); undefined: the app shell only. */
+  ssrDir: string | undefined;
   /** Let image URLs point at loopback/private addresses (local development only; an SSRF risk otherwise). */
   mediaAllowPrivateUrls: boolean;
   /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
@@ -118,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           }
         : undefined,
     staticDir: e.STATIC_DIR,
+    ssrDir: e.SSR ? e.SSR_DIR : undefined,
     mediaAllowPrivateUrls: e.MEDIA_ALLOW_PRIVATE_URLS,
     catalogCache: {
       ttlMs: e.CATALOG_CACHE_TTL_MS ?? (e.NODE_ENV === 'test' ? 0 : 5000),

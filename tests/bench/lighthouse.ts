@@ -81,6 +81,14 @@ async function once(url: string): Promise<Run> {
     });
     if (!result) throw new Error('lighthouse returned nothing');
     const { lhr } = result;
+    // BENCH_LIGHTHOUSE_JSON=<dir>: keep each run's full report for reading its traces and audits.
+    if (process.env.BENCH_LIGHTHOUSE_JSON) {
+      fs.mkdirSync(process.env.BENCH_LIGHTHOUSE_JSON, { recursive: true });
+      fs.writeFileSync(
+        path.join(process.env.BENCH_LIGHTHOUSE_JSON, `lhr-${Date.now()}.json`),
+        JSON.stringify(lhr, null, 1),
+      );
+    }
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const flagged = Object.values(lhr.audits)

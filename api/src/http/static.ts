@@ -3,14 +3,17 @@ import path from 'node:path';
 import type { Next } from 'koa';
 import send from 'koa-send';
 import type { AppContext } from './context';
+import { pageRenderer } from './ssr';
 
 /**
  * Serves the built PWA: hashed assets cached for a year, the service worker and HTML never cached,
- * and index.html for any other GET that asks for a page (client-side routes).
+ * and index.html for any other GET that asks for a page (client-side routes), with the catalogue pages
+ * rendered into it for visitors when `ssrDir` holds the server build (http/ssr.ts).
  */
-export function staticSite(dir: string) {
+export function staticSite(dir: string, ssrDir?: string) {
   const root = path.resolve(dir);
   const indexPath = path.join(root, 'index.html');
+  const renderer = ssrDir ? pageRenderer(ssrDir) : undefined;
   return async function site(ctx: AppContext, next: Next) {
     if (
       (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
@@ -40,6 +43,10 @@ export function staticSite(dir: string) {
     if (path.extname(ctx.path) && !ctx.path.endsWith('.html')) return next();
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = fs.createReadStream(indexPath);
+    const rendered =
+      renderer && ctx.method === 'GET'
+        ? await renderer.render(ctx, await fs.promises.readFile(indexPath, 'utf8'))
+        : undefined;
+    ctx.body = rendered ?? fs.createReadStream(indexPath);
   };
 }

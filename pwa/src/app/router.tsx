@@ -37,7 +37,10 @@ const children: RouteObject[] = [
   { path: '*', element: <NotFoundPage /> },
 ];
 
-/** The browser router: every page renders inside the root layout (header, toasts, language, hash scroll). */
+/** The route tree: every page renders inside the root layout (header, toasts, language, hash scroll). */
+export const appRoutes: RouteObject[] = [{ element: <RootLayout />, errorElement: <RouteError />, children }];
+
+/** The browser router (the server renders the same routes with a static router: src/entry-server.tsx). */
 export function createAppRouter() {
-  return createBrowserRouter([{ element: <RootLayout />, errorElement: <RouteError />, children }]);
+  return createBrowserRouter(appRoutes);
 }

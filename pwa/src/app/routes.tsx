@@ -1,4 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router-dom';
+import type { LazyPage } from './lazy-page';
 import type { RouteAccess } from './guards/route-guard';
 import { adminRoutes } from '../features/admin/routes';
 import { callsRoutes } from '../features/calls/routes';
@@ -12,7 +14,7 @@ import { sellerRoutes } from '../features/sellers/routes';
 export interface AppRoute {
   path: string;
   access: RouteAccess;
-  Page: LazyExoticComponent<ComponentType>;
+  Page: LazyExoticComponent<ComponentType> | LazyPage;
 }
 
 /**
@@ -50,3 +52,9 @@ export const ROUTES: readonly AppRoute[] = [
 ];
 
 export const NotFoundPage = lazy(() => import('./pages/not-found-page'));
+
+/** Loads the page of `pathname` ahead of rendering it, when its route can (app/lazy-page.tsx). */
+export async function preloadPage(pathname: string): Promise<void> {
+  const route = ROUTES.find(({ path }) => matchPath({ path, end: true }, pathname));
+  if (route && 'preload' in route.Page) await route.Page.preload();
+}

@@ -30,10 +30,18 @@ function withQuery(path: string, params?: Record<string, QueryValue>): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+/** Prefix of every API path: empty in the browser (same origin); the server's own address when it renders a page. */
+let apiOrigin = '';
+
+/** Sets where API paths are fetched from (src/entry-server.tsx only; the browser uses its own origin). */
+export function setApiOrigin(origin: string): void {
+  apiOrigin = origin;
+}
+
 async function request<T>(path: string, init: RequestInit & { signal?: AbortSignal }): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
+    res = await fetch(apiOrigin + path, {
       credentials: 'same-origin',
       ...init,
       headers: {

@@ -117,8 +117,17 @@ export function getPreferredLanguage(): Language {
   return preferred;
 }
 
+/**
+ * The choice in a cookie as well, so the server renders a visitor's catalogue pages in it (api/src/http/ssr.ts).
+ */
+export function rememberLanguageCookie(lng: Language): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = `nagai_lang=${lng}; path=/; max-age=31536000; samesite=lax`;
+}
+
 export function setPreferredLanguage(lng: Language): void {
   preferred = lng;
+  rememberLanguageCookie(lng);
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, lng);
   } catch {

@@ -1,6 +1,10 @@
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
-import type { Query } from '@tanstack/react-query';
-import type { PersistedClient, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import type { Query, QueryClient } from '@tanstack/react-query';
+import {
+  persistQueryClientRestore,
+  type PersistedClient,
+  type PersistQueryClientOptions,
+} from '@tanstack/react-query-persist-client';
 
 /** localStorage key of the persisted catalogue queries. */
 export const PERSIST_KEY = 'nagai-query-cache';
@@ -52,7 +56,7 @@ function browserStorage(): Storage | undefined {
   }
 }
 
-/** Options for PersistQueryClientProvider: catalogue queries in localStorage, bounded and versioned. */
+/** Options for persisting the query client: catalogue queries in localStorage, bounded and versioned. */
 export function createPersistOptions(
   storage = browserStorage(),
 ): Omit<PersistQueryClientOptions, 'queryClient'> {
@@ -70,6 +74,25 @@ export function createPersistOptions(
     buster: APP_VERSION,
     dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
   };
+}
+
+/**
+ * Puts the persisted catalogue back into `queryClient` (before the app's first render, src/main.tsx): what
+ * is older than a day or from another app version is dropped. Never throws: a broken copy is discarded.
+ */
+export async function restorePersistedQueries(queryClient: QueryClient): Promise<void> {
+  await persistQueryClientRestore({
+    queryClient: asPersistClient(queryClient),
+    ...createPersistOptions(),
+  }).catch(() => undefined);
+}
+
+/**
+ * The persister packages are a release behind react-query and type its client with their own copy of
+ * query-core; they use only its public methods, so the same client is handed to them.
+ */
+export function asPersistClient(queryClient: QueryClient): PersistQueryClientOptions['queryClient'] {
+  return queryClient as unknown as PersistQueryClientOptions['queryClient'];
 }
 
 /**

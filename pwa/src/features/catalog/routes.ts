@@ -1,12 +1,13 @@
-import { lazy } from 'react';
+import { lazyPage } from '../../app/lazy-page';
 import type { AppRoute } from '../../app/routes';
 
-const StorefrontPage = lazy(() => import('./pages/storefront-page'));
+// Pages the server renders for visitors are preloadable (app/lazy-page.tsx), so hydration never waits.
+const StorefrontPage = lazyPage(() => import('./pages/storefront-page'));
 
 /** The catalog area's pages: one lazy entry each, added when the page is real. */
 export const catalogRoutes: readonly AppRoute[] = [
-  { path: '/marketplace', access: 'public', Page: lazy(() => import('./pages/marketplace-page')) },
-  { path: '/sellers', access: 'public', Page: lazy(() => import('./pages/sellers-page')) },
+  { path: '/marketplace', access: 'public', Page: lazyPage(() => import('./pages/marketplace-page')) },
+  { path: '/sellers', access: 'public', Page: lazyPage(() => import('./pages/sellers-page')) },
   // The fallback address of a shop without a URL slug.
   { path: '/sellers/:sellerId', access: 'public', Page: StorefrontPage },
 ];

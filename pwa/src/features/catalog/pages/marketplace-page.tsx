@@ -15,7 +15,6 @@ import { Pagination } from '../components/pagination';
 import { ProductGrid } from '../components/product-grid';
 import { SearchBox, type Suggestion } from '../components/search-box';
 import { storePath } from '../components/store-link';
-import { PHONE_QUERY, useMediaQuery } from '../hooks/use-media-query';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
 import {
   parseMarketplaceParams,
@@ -35,7 +34,6 @@ export default function MarketplacePage() {
   const navigate = useNavigate();
   const filters = parseMarketplaceParams(params);
   const list = useQuery(productQueries.list(toListRequest(filters)));
-  const isPhone = useMediaQuery(PHONE_QUERY);
   const [sheetOpen, setSheetOpen] = useState(false);
   const sortId = useId();
   useDocumentTitle(t('catalog.marketplace.title'));
@@ -77,14 +75,14 @@ export default function MarketplacePage() {
         hrefFor={(category) => href(withFilters(filters, { category }))}
       />
       <div className="mt-4 flex gap-8">
-        {!isPhone && (
-          <aside aria-labelledby="filters-heading" className="hidden w-60 shrink-0 md:block">
-            <h2 id="filters-heading" className="mb-4 text-lg font-semibold text-ink">
-              {t('catalog.filters.title')}
-            </h2>
-            <FilterPanel filters={filters} onChange={onFilterChange} idPrefix="side" />
-          </aside>
-        )}
+        {/* Phones (up to 767 px) get the Filters button and sheet instead; CSS decides, so the page the
+            server rendered is the page every screen hydrates. */}
+        <aside aria-labelledby="filters-heading" className="hidden w-60 shrink-0 md:block">
+          <h2 id="filters-heading" className="mb-4 text-lg font-semibold text-ink">
+            {t('catalog.filters.title')}
+          </h2>
+          <FilterPanel filters={filters} onChange={onFilterChange} idPrefix="side" />
+        </aside>
         <section ref={resultsRef} aria-labelledby="results-heading" className="min-w-0 flex-1 scroll-mt-20">
           <h2 id="results-heading" className="sr-only">
             {t('catalog.marketplace.results')}
@@ -93,14 +91,17 @@ export default function MarketplacePage() {
             <p className="mr-auto text-sm text-muted" aria-live="polite">
               {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
             </p>
-            {isPhone && (
-              <Button variant="outline" onClick={() => setSheetOpen(true)} aria-haspopup="dialog">
-                <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
-                {activeFilterCount > 0
-                  ? t('catalog.filters.buttonCount', { count: activeFilterCount })
-                  : t('catalog.filters.title')}
-              </Button>
-            )}
+            <Button
+              variant="outline"
+              onClick={() => setSheetOpen(true)}
+              aria-haspopup="dialog"
+              className="md:hidden"
+            >
+              <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+              {activeFilterCount > 0
+                ? t('catalog.filters.buttonCount', { count: activeFilterCount })
+                : t('catalog.filters.title')}
+            </Button>
             <div className="flex items-center gap-2">
               <label htmlFor={sortId} className="text-sm font-medium text-ink">
                 {t('catalog.sort.label')}
@@ -147,7 +148,7 @@ export default function MarketplacePage() {
           )}
         </section>
       </div>
-      {isPhone && sheetOpen && (
+      {sheetOpen && (
         <Suspense fallback={null}>
           <FilterSheet
             open={sheetOpen}

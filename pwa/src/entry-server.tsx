@@ -1,0 +1,97 @@
+/**
+ * Server rendering of the public catalogue pages for visitors (built by `vite build --ssr` into dist-ssr/ and
+ * used by api/src/http/ssr.ts). The page arrives as HTML with its data, so a phone paints the products before
+ * the JavaScript has loaded; the browser then hydrates the same tree with the same data (src/main.tsx).
+ *
+ * The page's queries are the ones its components ask for: a first render collects them, they are fetched from
+ * the API (the same requests the browser would make), and the page renders again with the answers.
+ */
+import { dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { createMemoryRouter } from 'react-router-dom';
+import { App } from './app/app';
+import { appRoutes } from './app/router';
+import { preloadPage } from './app/routes';
+import { setApiOrigin } from './lib/api-client';
+import { applyLanguage, initI18n, type Language } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+
+/** Paths rendered on the server: the public catalogue pages a visitor usually lands on. */
+export const SSR_PATHS: readonly string[] = ['/marketplace', '/sellers'];
+
+/** What the browser needs to hydrate: the language rendered and the queries' answers. */
+export interface SsrState {
+  lang: Language;
+  queries: ReturnType<typeof dehydrate>;
+}
+
+export interface RenderResult {
+  /** The markup inside `<div id="root">`. */
+  html: string;
+  state: SsrState;
+}
+
+/** Fetch passes: a query may depend on another's answer; more than this and the page renders as it stands. */
+const MAX_PASSES = 3;
+
+async function toHtml(element: React.ReactElement, signal: AbortSignal): Promise<string> {
+  // Every boundary inline: no inline scripts to reveal them (the CSP allows none), nothing outlined.
+  const { prelude } = await prerenderToNodeStream(element, { signal, progressiveChunkSize: Infinity });
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tree(url: string, client: QueryClient) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [url] });
+  return (
+    <StrictMode>
+      <App router={router} queryClient={client} />
+    </StrictMode>
+  );
+}
+
+function wanted(query: Query): boolean {
+  if (query.state.status !== 'pending') return false;
+  const enabled = (query.options as { enabled?: unknown }).enabled;
+  return typeof enabled === 'function' ? enabled(query) !== false : enabled !== false;
+}
+
+// One i18next instance serves every render (lib/i18n.ts), so renders take turns.
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Renders `url` (path and query) in `lang` for a visitor, fetching its data from `apiOrigin`. Rejects when
+ * the page cannot be rendered within `timeoutMs`; the caller then serves the plain app shell.
+ */
+export function renderPage(
+  url: string,
+  opts: { lang: Language; apiOrigin: string; timeoutMs?: number },
+): Promise<RenderResult> {
+  const run = async (): Promise<RenderResult> => {
+    const signal = AbortSignal.timeout(opts.timeoutMs ?? 3000);
+    setApiOrigin(opts.apiOrigin);
+    await initI18n(opts.lang);
+    await applyLanguage(opts.lang);
+    const client = createQueryClient();
+    await preloadPage(new URL(url, 'http://localhost').pathname);
+    let html = await toHtml(tree(url, client), signal);
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const pending = client.getQueryCache().getAll().filter(wanted);
+      if (pending.length === 0) break;
+      await Promise.all(pending.map((q) => q.fetch().catch(() => undefined)));
+      signal.throwIfAborted();
+      // A failed request is the browser's to retry and show: the page is served as the plain shell.
+      const failed = pending.find((q) => q.state.status === 'error');
+      if (failed) throw new Error(`${JSON.stringify(failed.queryKey)}: ${String(failed.state.error)}`);
+      html = await toHtml(tree(url, client), signal);
+    }
+    const queries = dehydrate(client, { shouldDehydrateQuery: (q) => q.state.status === 'success' });
+    client.clear();
+    return { html, state: { lang: opts.lang, queries } };
+  };
+  const result = queue.then(run, run);
+  queue = result.catch(() => undefined);
+  return result;
+}

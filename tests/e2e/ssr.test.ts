@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const ta = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '../../locales/ta.json'), 'utf8'),
+) as {
+  catalog: { marketplace: { title: string } };
+};
+
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+async function page(pathAndQuery: string, cookie?: string): Promise<string> {
+  const res = await fetch(`${baseUrl()}${pathAndQuery}`, { headers: cookie ? { Cookie: cookie } : {} });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/text\/html/);
+  return res.text();
+}
+
+describe('server-rendered catalogue pages (issue 3: first paint without JavaScript)', () => {
+  it("serves /marketplace with the products of the URL's filters in the HTML, and their data", async () => {
+    const query = 'sortBy=price-asc&page=2';
+    const html = await page(`/marketplace?${query}`);
+    const api = (await (await fetch(`${baseUrl()}/_api/products/list?${query}&limit=20`)).json()) as {
+      products: { name: string }[];
+      pagination: { totalProducts: number };
+    };
+    expect(api.products.length).toBeGreaterThan(0);
+    const names = [...html.matchAll(/<article[^>]*>.*?<h3[^>]*>([^<]*)<\/h3>/g)].map((m) => decode(m[1]));
+    expect(names).toEqual(api.products.map((p) => p.name));
+    expect(html).toContain('<html lang="en">');
+    expect(decode(html)).toMatch(/Showing 21-\d+ of \d+ results/);
+    const state = /<script type="application\/json" id="nagai-ssr">(.*?)<\/script>/.exec(html);
+    expect(state, 'the page carries its data for hydration').not.toBeNull();
+    // The state is inert JSON with every `<` escaped, so a product text cannot end the script element.
+    expect(state![1]).not.toContain('<');
+    const parsed = JSON.parse(state![1]) as { lang: string; queries: { queries: { queryKey: unknown[] }[] } };
+    expect(parsed.lang).toBe('en');
+    expect(parsed.queries.queries.map((q) => q.queryKey[2])).toContain('list');
+  });
+
+  it("renders in the visitor's language from the nagai_lang cookie", async () => {
+    const html = await page('/marketplace', 'nagai_lang=ta');
+    expect(html).toContain('<html lang="ta">');
+    expect(html).toContain(`>${ta.catalog.marketplace.title}</h1>`);
+  });
+
+  it('gives signed-in readers and other pages the plain app shell', async () => {
+    expect(await page('/marketplace', 'nagai_session=anything')).toContain('<div id="root"></div>');
+    expect(await page('/customer/login')).toContain('<div id="root"></div>');
+  });
+
+  it('renders the jeweller directory too', async () => {
+    const html = await page('/sellers');
+    const api = (await (await fetch(`${baseUrl()}/_api/sellers/list?page=1&limit=12`)).json()) as {
+      sellers: { shopName: string }[];
+    };
+    for (const s of api.sellers.slice(0, 3)) expect(decode(html)).toContain(s.shopName);
+  });
+
+  it('hydrates without errors or refetching, then works as the app (phone)', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const p = await context.newPage();
+    const errors: string[] = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    p.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const apiCalls: string[] = [];
+    p.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/_api/')) apiCalls.push(r.url());
+    });
+    await p.goto('/marketplace');
+    await p.getByText(/^Showing 1-20 of \d+ results$/).waitFor();
+    // The phone layout: the Filters button, the sidebar hidden.
+    const filters = p.getByRole('button', { name: 'Filters' });
+    await filters.waitFor();
+    expect(await p.locator('aside').isVisible()).toBe(false);
+    // Interactive once hydrated: the sort select navigates and the filter sheet opens.
+    await p.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    await p.getByLabel('Sort by').selectOption('price-asc');
+    await p.waitForURL((u) => u.searchParams.get('sortBy') === 'price-asc');
+    await p.getByText(/^Showing 1-20 of \d+ results$/).waitFor();
+    await filters.click();
+    await p.getByRole('dialog').waitFor();
+    await expectAccessible(p, '/marketplace (server-rendered, phone)');
+    expect(errors).toEqual([]);
+    // The first page came with the HTML: only the sorted page was fetched.
+    expect(apiCalls.filter((u) => u.includes('/_api/products/list'))).toHaveLength(1);
+    await context.close();
+  });
+});
