@@ -88,6 +88,8 @@ describe('offline browsing', () => {
     const page = await context.newPage();
     await page.goto('/marketplace');
     await page.waitForFunction(() => document.documentElement.lang === 'ta');
+    // The server rendered English (no language cookie yet): the app renders the page again in Tamil.
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
     await context.setOffline(true);
     await page.getByText('இணைய இணைப்பு இல்லை. நீங்கள் முன்பு பார்த்தவை காட்டப்படுகின்றன.').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

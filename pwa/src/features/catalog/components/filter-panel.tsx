@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_MATERIALS, type ProductMaterial } from '../../../../../api/contract/constants';
 import { Button } from '../../../components/ui/button';
@@ -6,8 +6,33 @@ import { cn } from '../../../lib/cn';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { PRICE_MAX, PRICE_MIN, type MarketplaceFilters } from '../utils/marketplace-params';
 
-// The slider (Radix) loads after the page's first paint: it keeps the marketplace's first load small.
+// The slider (Radix) loads after the page's first paint, and only where the panel shows (not in the sidebar a
+// phone hides): it keeps the marketplace's first load small.
 const PriceRange = lazy(() => import('./price-range'));
+
+/**
+ * Whether the element has been laid out (a phone's hidden sidebar never is). Known only after mount, so the
+ * server's page and the hydrating browser agree on the first render (the placeholder).
+ */
+function useShown(ref: RefObject<HTMLElement | null>): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || shown) return;
+    const laidOut = () => el.getClientRects().length > 0;
+    if (laidOut()) {
+      setShown(true);
+      return;
+    }
+    // Shown later (a phone turned to landscape, a window widened): the box gets a size.
+    const observer = new ResizeObserver(() => {
+      if (laidOut()) setShown(true);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, shown]);
+  return shown;
+}
 
 export interface FilterChange {
   material?: ProductMaterial | undefined;
@@ -26,6 +51,8 @@ export function FilterPanel({
   idPrefix: string;
 }) {
   const { t } = useTranslation();
+  const priceRef = useRef<HTMLDivElement>(null);
+  const priceShown = useShown(priceRef);
   const hasFilters =
     filters.material !== undefined || filters.minPrice !== undefined || filters.maxPrice !== undefined;
   return (
@@ -72,13 +99,19 @@ export function FilterPanel({
           })}
         </ul>
       </fieldset>
-      <Suspense fallback={<Skeleton className="h-20 w-full" />}>
-        <PriceRange
-          min={filters.minPrice ?? PRICE_MIN}
-          max={filters.maxPrice ?? PRICE_MAX}
-          onCommit={(min, max) => onChange({ minPrice: min, maxPrice: max })}
-        />
-      </Suspense>
+      <div ref={priceRef}>
+        {priceShown ? (
+          <Suspense fallback={<Skeleton className="h-20 w-full" />}>
+            <PriceRange
+              min={filters.minPrice ?? PRICE_MIN}
+              max={filters.maxPrice ?? PRICE_MAX}
+              onCommit={(min, max) => onChange({ minPrice: min, maxPrice: max })}
+            />
+          </Suspense>
+        ) : (
+          <Skeleton className="h-20 w-full" />
+        )}
+      </div>
       {hasFilters && (
         <Button
           variant="outline"

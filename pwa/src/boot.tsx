@@ -1,0 +1,56 @@
+import { hydrate } from '@tanstack/react-query';
+import { startTransition, StrictMode } from 'react';
+import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { preloadPage } from './app/routes';
+import type { SsrState } from './entry-server';
+import { createQueryClient } from './lib/query-client';
+import { restorePersistedQueries } from './lib/query-persist';
+
+/** The page the server rendered for a visitor (api/src/http/ssr.ts), with the data it rendered. */
+function serverState(): SsrState | undefined {
+  const el = document.getElementById('nagai-ssr');
+  if (!el?.textContent) return undefined;
+  try {
+    return JSON.parse(el.textContent) as SsrState;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The app's first render (src/main.tsx loads this module after React): the persisted catalogue is restored
+ * first, so the first render already shows it; a page the server rendered in this language is hydrated.
+ */
+export async function boot(
+  dom: { createRoot: typeof CreateRoot; hydrateRoot: typeof HydrateRoot },
+  language: string,
+): Promise<void> {
+  const queryClient = createQueryClient();
+  await restorePersistedQueries(queryClient);
+  const root = document.getElementById('root') as HTMLElement;
+  const ssr = serverState();
+  if (ssr && ssr.lang === language && root.firstElementChild) {
+    // Same data, same language: React adopts the server's markup. The page's module is loaded first, so
+    // hydration never waits on it, and hydrating in a transition lets the browser handle input between
+    // slices of the work.
+    hydrate(queryClient, ssr.queries);
+    await preloadPage(window.location.pathname).catch(() => undefined);
+    startTransition(() => {
+      dom.hydrateRoot(
+        root,
+        <StrictMode>
+          <App queryClient={queryClient} />
+        </StrictMode>,
+      );
+    });
+    return;
+  }
+  // No server page, or one in another language than this reader chose: render from scratch.
+  root.replaceChildren();
+  dom.createRoot(root).render(
+    <StrictMode>
+      <App queryClient={queryClient} />
+    </StrictMode>,
+  );
+}
