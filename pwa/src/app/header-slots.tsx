@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 /**
@@ -18,7 +18,10 @@ const SlotsContext = createContext<SlotsContextValue | null>(null);
 export function HeaderSlotsProvider({ children }: { children: ReactNode }) {
   const [targets, setTargets] = useState<Targets>({});
   const [value] = useState<Omit<SlotsContextValue, 'targets'>>(() => ({
-    register: (name, el) => setTargets((prev) => (prev[name] === el ? prev : { ...prev, [name]: el })),
+    // Outlets register from their ref callbacks, during a commit. As a transition, the update never makes
+    // React finish hydrating a server-rendered page in one synchronous task (src/boot.tsx).
+    register: (name, el) =>
+      startTransition(() => setTargets((prev) => (prev[name] === el ? prev : { ...prev, [name]: el }))),
   }));
   return <SlotsContext.Provider value={{ targets, ...value }}>{children}</SlotsContext.Provider>;
 }

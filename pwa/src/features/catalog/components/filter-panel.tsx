@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_MATERIALS, type ProductMaterial } from '../../../../../api/contract/constants';
 import { Button } from '../../../components/ui/button';
@@ -20,13 +20,15 @@ function useShown(ref: RefObject<HTMLElement | null>): boolean {
     const el = ref.current;
     if (!el || shown) return;
     const laidOut = () => el.getClientRects().length > 0;
+    // A transition: it never hurries the hydration of a server-rendered page.
+    const show = () => startTransition(() => setShown(true));
     if (laidOut()) {
-      setShown(true);
+      show();
       return;
     }
     // Shown later (a phone turned to landscape, a window widened): the box gets a size.
     const observer = new ResizeObserver(() => {
-      if (laidOut()) setShown(true);
+      if (laidOut()) show();
     });
     observer.observe(el);
     return () => observer.disconnect();
