@@ -12,13 +12,28 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter } from 'react-router-dom';
 import { App } from './app/app';
 import { appRoutes } from './app/router';
-import { preloadPage } from './app/routes';
+import { preloadPage, routeFor } from './app/routes';
 import { setApiOrigin } from './lib/api-client';
 import { applyLanguage, initI18n, type Language } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 
-/** Paths rendered on the server: the public catalogue pages a visitor usually lands on. */
-export const SSR_PATHS: readonly string[] = ['/marketplace', '/sellers'];
+/**
+ * Routes rendered on the server: the public pages a visitor usually lands on (the landing, the marketplace,
+ * the directory, and storefronts, whose links are shared).
+ */
+const SSR_ROUTES: ReadonlySet<string> = new Set([
+  '/',
+  '/marketplace',
+  '/sellers',
+  '/sellers/:sellerId',
+  '/:sellerSlug',
+]);
+
+/** Whether the page at `pathname` is rendered on the server for visitors. */
+export function rendersOnServer(pathname: string): boolean {
+  const route = routeFor(pathname);
+  return route !== undefined && SSR_ROUTES.has(route.path);
+}
 
 /** What the browser needs to hydrate: the language rendered and the queries' answers. */
 export interface SsrState {
@@ -58,22 +73,54 @@ function wanted(query: Query): boolean {
   return typeof enabled === 'function' ? enabled(query) !== false : enabled !== false;
 }
 
-// One i18next instance serves every render (lib/i18n.ts), so renders take turns.
-let queue: Promise<unknown> = Promise.resolve();
+/** A query of the page failed; `status` is the API's answer (0: no answer), e.g. 404 for an unknown shop. */
+export class PageDataError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'PageDataError';
+  }
+}
+
+// One i18next instance serves every render (lib/i18n.ts): renders in one language run side by side; one in
+// the other language waits until they are done, and renders arriving behind it wait their turn too.
+let shownLanguage: Language | undefined;
+let rendering = 0;
+const waiting: (() => void)[] = [];
+
+async function inLanguage<T>(lang: Language, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  while (rendering > 0 && (shownLanguage !== lang || waiting.length > 0)) {
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    signal.throwIfAborted();
+  }
+  shownLanguage = lang;
+  rendering++;
+  try {
+    await initI18n(lang);
+    await applyLanguage(lang);
+    return await work();
+  } finally {
+    rendering--;
+    if (rendering === 0) waiting.splice(0).forEach((wake) => wake());
+  }
+}
 
 /**
  * Renders `url` (path and query) in `lang` for a visitor, fetching its data from `apiOrigin`. Rejects when
- * the page cannot be rendered within `timeoutMs`; the caller then serves the plain app shell.
+ * the page cannot be rendered within `timeoutMs` of the call; the caller then serves the plain app shell.
  */
 export function renderPage(
   url: string,
   opts: { lang: Language; apiOrigin: string; timeoutMs?: number },
 ): Promise<RenderResult> {
-  const run = async (): Promise<RenderResult> => {
-    const signal = AbortSignal.timeout(opts.timeoutMs ?? 3000);
-    setApiOrigin(opts.apiOrigin);
-    await initI18n(opts.lang);
-    await applyLanguage(opts.lang);
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? 3000);
+  setApiOrigin(opts.apiOrigin);
+  return inLanguage(opts.lang, signal, async () => {
     const client = createQueryClient();
     await preloadPage(new URL(url, 'http://localhost').pathname);
     let html = await toHtml(tree(url, client), signal);
@@ -84,14 +131,17 @@ export function renderPage(
       signal.throwIfAborted();
       // A failed request is the browser's to retry and show: the page is served as the plain shell.
       const failed = pending.find((q) => q.state.status === 'error');
-      if (failed) throw new Error(`${JSON.stringify(failed.queryKey)}: ${String(failed.state.error)}`);
+      if (failed) {
+        const error = failed.state.error as { status?: number } | null;
+        throw new PageDataError(
+          `${JSON.stringify(failed.queryKey)}: ${String(failed.state.error)}`,
+          error?.status ?? 0,
+        );
+      }
       html = await toHtml(tree(url, client), signal);
     }
     const queries = dehydrate(client, { shouldDehydrateQuery: (q) => q.state.status === 'success' });
     client.clear();
     return { html, state: { lang: opts.lang, queries } };
-  };
-  const result = queue.then(run, run);
-  queue = result.catch(() => undefined);
-  return result;
+  });
 }

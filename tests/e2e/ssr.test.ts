@@ -59,17 +59,78 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
     expect(html).toContain(`>${ta.catalog.marketplace.title}</h1>`);
   });
 
+  it('renders concurrent requests in English and Tamil, each in its own language', async () => {
+    const pages = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => {
+        const lang = i % 2 ? 'ta' : 'en';
+        // Different pages, so none comes from the cache of another.
+        return page(`/marketplace?sortBy=price-desc&page=${i + 1}`, `nagai_lang=${lang}`).then((html) => ({
+          lang,
+          html,
+        }));
+      }),
+    );
+    for (const { lang, html } of pages) {
+      expect(html).toContain(`<html lang="${lang}">`);
+      expect(html).toContain(lang === 'ta' ? `>${ta.catalog.marketplace.title}</h1>` : '>Marketplace</h1>');
+    }
+  });
+
   it('gives signed-in readers and other pages the plain app shell', async () => {
     expect(await page('/marketplace', 'nagai_session=anything')).toContain('<div id="root"></div>');
     expect(await page('/customer/login')).toContain('<div id="root"></div>');
   });
 
-  it('renders the jeweller directory too', async () => {
+  it('renders the jeweller directory, storefronts and the landing too', async () => {
     const html = await page('/sellers');
     const api = (await (await fetch(`${baseUrl()}/_api/sellers/list?page=1&limit=12`)).json()) as {
-      sellers: { shopName: string }[];
+      sellers: { shopName: string; urlSlug: string | null }[];
     };
     for (const s of api.sellers.slice(0, 3)) expect(decode(html)).toContain(s.shopName);
+
+    const shop = api.sellers.find((s) => s.urlSlug)!;
+    const store = (await (
+      await fetch(`${baseUrl()}/_api/seller/store?slug=${shop.urlSlug}&page=1&limit=12`)
+    ).json()) as { sellerProfile: { shopName: string }; productsData: { products: { name: string }[] } };
+    const storeHtml = decode(await page(`/${shop.urlSlug}`));
+    expect(storeHtml).toContain(`>${store.sellerProfile.shopName}</h1>`);
+    for (const p of store.productsData.products.slice(0, 3)) expect(storeHtml).toContain(p.name);
+
+    const top = (await (await fetch(`${baseUrl()}/_api/sellers/top`)).json()) as {
+      sellers: { shopName: string }[];
+    };
+    const landing = decode(await page('/'));
+    expect(landing).not.toContain('<div id="root"></div>');
+    for (const s of top.sellers.slice(0, 3)) expect(landing).toContain(s.shopName);
+
+    // An unknown shop's address: the shell, and the browser shows 'Store Not Found'.
+    expect(await page('/no-such-shop-here')).toContain('<div id="root"></div>');
+  });
+
+  it('hydrates the landing, the directory and a storefront without errors', async () => {
+    const api = (await (await fetch(`${baseUrl()}/_api/sellers/list?page=1&limit=12`)).json()) as {
+      sellers: { urlSlug: string | null }[];
+    };
+    const slug = api.sellers.find((s) => s.urlSlug)!.urlSlug!;
+    for (const [path, heading] of [
+      ['/', /finest jewellery shops/],
+      ['/sellers', /Jewellers/],
+      [`/${slug}`, /.+/],
+    ] as const) {
+      const context = await newContext(browser, { mobile: true });
+      const p = await context.newPage();
+      const errors: string[] = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      p.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await p.goto(path);
+      await p.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      expect(await p.locator('h1').first().textContent()).toMatch(heading);
+      await expectAccessible(p, `${path} (server-rendered, phone)`);
+      expect(errors, path).toEqual([]);
+      await context.close();
+    }
   });
 
   it('hydrates without errors or refetching, then works as the app (phone)', async () => {

@@ -11,7 +11,7 @@ type Language = 'en' | 'ta';
 
 /** The server entry of the PWA (pwa/src/entry-server.tsx), built by `vite build --ssr`. */
 interface ServerEntry {
-  SSR_PATHS: readonly string[];
+  rendersOnServer(pathname: string): boolean;
   renderPage(
     url: string,
     opts: { lang: Language; apiOrigin: string; timeoutMs?: number },
@@ -51,7 +51,7 @@ export function pageRenderer(dir: string): PageRenderer {
         entry = Promise.resolve(undefined);
         return undefined;
       }
-      if (!server?.SSR_PATHS.includes(ctx.path)) return undefined;
+      if (!server?.rendersOnServer(ctx.path)) return undefined;
       const lang: Language = ctx.cookies.get(LANGUAGE_COOKIE) === 'ta' ? 'ta' : 'en';
       const address = ctx.socket.localAddress ?? '127.0.0.1';
       const host = address.includes(':') ? `[${address}]` : address;
@@ -89,7 +89,11 @@ export function pageRenderer(dir: string): PageRenderer {
             )
         );
       } catch (err) {
-        ctx.deps.logger.warn({ err, path: ctx.path }, 'page served without server rendering');
+        // An unknown shop's address (the API's 404) is routine: the browser shows its 'Store Not Found'.
+        const status = (err as { status?: number }).status ?? 0;
+        if (status >= 400 && status < 500)
+          ctx.deps.logger.debug({ path: ctx.path, status }, 'page not rendered');
+        else ctx.deps.logger.warn({ err, path: ctx.path }, 'page served without server rendering');
         return undefined;
       }
     },

@@ -53,8 +53,13 @@ export const ROUTES: readonly AppRoute[] = [
 
 export const NotFoundPage = lazy(() => import('./pages/not-found-page'));
 
+/** The route that renders `pathname` (the first match, as the router picks it), if any. */
+export function routeFor(pathname: string): AppRoute | undefined {
+  return ROUTES.find(({ path }) => matchPath({ path, end: true }, pathname));
+}
+
 /** Loads the page of `pathname` ahead of rendering it, when its route can (app/lazy-page.tsx). */
 export async function preloadPage(pathname: string): Promise<void> {
-  const route = ROUTES.find(({ path }) => matchPath({ path, end: true }, pathname));
+  const route = routeFor(pathname);
   if (route && 'preload' in route.Page) await route.Page.preload();
 }
