@@ -2,8 +2,10 @@ import { hydrate } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
+import { loadAreas } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { restorePersistedQueries } from './lib/query-persist';
 
@@ -35,7 +37,10 @@ export async function boot(
     // hydration never waits on it, and hydrating in a transition lets the browser handle input between
     // slices of the work.
     hydrate(queryClient, ssr.queries);
-    await preloadPage(window.location.pathname).catch(() => undefined);
+    // The page's module and strings first: hydration that waited on either was finished in one long task
+    // by the next update.
+    const { pathname } = window.location;
+    await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
     startTransition(() => {
       dom.hydrateRoot(
         root,

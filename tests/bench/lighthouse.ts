@@ -155,7 +155,7 @@ async function main() {
   };
   const pass = m.score >= 90 && m.lcp <= 2500;
   const flagged = [...new Set(runs.flatMap((r) => r.flagged))];
-  const md = `## Lighthouse: /marketplace, mobile (issue 3)
+  const md = `## Lighthouse: ${PAGE}, mobile (issue 3)
 
 \`npm run build && npm run bench:lighthouse\` — Lighthouse ${lighthouseVersion()} default config (mobile form
 factor, simulated slow 4G and 4× CPU slowdown), performance category only, ${RUNS} runs, each in a fresh headless

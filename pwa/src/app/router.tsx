@@ -4,7 +4,7 @@ import { LocaleGate } from '../lib/locale-gate';
 import { RouteGuard } from './guards/route-guard';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './pages/route-error';
-import { NotFoundPage, ROUTES } from './routes';
+import { NotFoundPage, ROUTES, routeFor } from './routes';
 
 /**
  * The locale areas (beyond the core ones in the entry, lib/locale-areas.ts) a page needs before it renders.
@@ -22,6 +22,12 @@ const PAGE_AREAS: Record<string, readonly LazyArea[]> = {
   '/seller/login': ['messages'],
   '/admin/login': ['messages'],
 };
+
+/** The locale areas the page at `pathname` renders with (loaded ahead of hydrating it, src/boot.tsx). */
+export function pageAreas(pathname: string): readonly LazyArea[] {
+  const route = routeFor(pathname);
+  return route ? (PAGE_AREAS[route.path] ?? LAZY_AREAS) : [];
+}
 
 const children: RouteObject[] = [
   ...ROUTES.map(({ path, access, Page }) => ({
