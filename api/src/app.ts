@@ -152,7 +152,12 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use(invalidatingWrites(deps.catalogCache));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  if (opts.serveStatic) app.use(staticSite(opts.config.staticDir, opts.config.ssrDir));
+  if (opts.serveStatic) {
+    const { staticDir, ssrDir, ssrMaxRenders } = opts.config;
+    app.use(
+      staticSite(staticDir, ssrDir === undefined ? undefined : { dir: ssrDir, maxRenders: ssrMaxRenders }),
+    );
+  }
 
   return { app, deps, background };
 }

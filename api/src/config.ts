@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   SSR: bool.default(true),
   SSR_DIR: z.string().default('./dist-ssr'),
+  SSR_MAX_RENDERS: z.coerce.number().int().min(1).max(1000).default(8),
   MEDIA_ALLOW_PRIVATE_URLS: bool.default(false),
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
@@ -62,6 +63,8 @@ export interface Config {
   staticDir: string;
   /** The server renderer of the catalogue pages (`vite build --ssr`); undefined: the app shell only. */
   ssrDir: string | undefined;
+  /** Pages rendered at once; a request beyond that gets the shell (a render costs tens of ms of CPU). */
+  ssrMaxRenders: number;
   /** Let image URLs point at loopback/private addresses (local development only; an SSRF risk otherwise). */
   mediaAllowPrivateUrls: boolean;
   /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         : undefined,
     staticDir: e.STATIC_DIR,
     ssrDir: e.SSR ? e.SSR_DIR : undefined,
+    ssrMaxRenders: e.SSR_MAX_RENDERS,
     mediaAllowPrivateUrls: e.MEDIA_ALLOW_PRIVATE_URLS,
     catalogCache: {
       ttlMs: e.CATALOG_CACHE_TTL_MS ?? (e.NODE_ENV === 'test' ? 0 : 5000),

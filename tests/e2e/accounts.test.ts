@@ -303,6 +303,8 @@ describe('phones (360 px)', () => {
     expect(width).toBeLessThanOrEqual(360);
     await loginThroughForm(page, DEMO_ACCOUNTS.customer);
     await page.waitForURL((u) => u.pathname === '/marketplace');
+    // The router renders a navigation in a transition: wait for the page, or the menu would close on it.
+    await page.getByRole('heading', { name: 'Marketplace', level: 1 }).waitFor();
     expect(await mainNav(page).count()).toBe(0);
     await header(page).getByRole('button', { name: 'Open menu' }).click();
     const nav = mainNav(page);

@@ -31,8 +31,11 @@ const RENDER_TIMEOUT_MS = 3000;
  * Loads the server entry from `dir` on first use. Without a build (tests of the API, `npm run dev`) every
  * page gets the shell, as does any request a render fails for (logged).
  */
-export function pageRenderer(dir: string): PageRenderer {
+export function pageRenderer(dir: string, maxRenders = 8): PageRenderer {
   const file = path.resolve(dir, 'entry-server.js');
+  // Renders under way: beyond maxRenders a page is served as the shell, so pages asked for faster than the
+  // process can render them (a crawler, or many addresses at once) cost a file read, not a queue of renders.
+  let inFlight = 0;
   let entry: Promise<ServerEntry | undefined> | undefined;
   const load = () =>
     (entry ??= fs.existsSync(file)
@@ -56,12 +59,18 @@ export function pageRenderer(dir: string): PageRenderer {
       const address = ctx.socket.localAddress ?? '127.0.0.1';
       const host = address.includes(':') ? `[${address}]` : address;
       const render = async () => {
-        const page = await server.renderPage(ctx.originalUrl, {
-          lang,
-          apiOrigin: `http://${host}:${ctx.socket.localPort}`,
-          timeoutMs: RENDER_TIMEOUT_MS,
-        });
-        return { html: page.html, state: page.state };
+        if (inFlight >= maxRenders) throw new RendersBusy();
+        inFlight++;
+        try {
+          const page = await server.renderPage(ctx.originalUrl, {
+            lang,
+            apiOrigin: `http://${host}:${ctx.socket.localPort}`,
+            timeoutMs: RENDER_TIMEOUT_MS,
+          });
+          return { html: page.html, state: page.state };
+        } finally {
+          inFlight--;
+        }
       };
       try {
         // A rendered page is kept as long as the catalogue answers it shows (http/response-cache.ts): cleared
@@ -99,6 +108,9 @@ export function pageRenderer(dir: string): PageRenderer {
     },
   };
 }
+
+/** As many pages as allowed are being rendered already. */
+class RendersBusy extends Error {}
 
 /** The ids of the products a rendered page shows: those in its queries' answers. */
 function productIds(body: unknown): number[] {

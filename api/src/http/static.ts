@@ -8,12 +8,12 @@ import { pageRenderer } from './ssr';
 /**
  * Serves the built PWA: hashed assets cached for a year, the service worker and HTML never cached,
  * and index.html for any other GET that asks for a page (client-side routes), with the catalogue pages
- * rendered into it for visitors when `ssrDir` holds the server build (http/ssr.ts).
+ * rendered into it for visitors when `ssr.dir` holds the server build (http/ssr.ts).
  */
-export function staticSite(dir: string, ssrDir?: string) {
+export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number }) {
   const root = path.resolve(dir);
   const indexPath = path.join(root, 'index.html');
-  const renderer = ssrDir ? pageRenderer(ssrDir) : undefined;
+  const renderer = ssr ? pageRenderer(ssr.dir, ssr.maxRenders) : undefined;
   return async function site(ctx: AppContext, next: Next) {
     if (
       (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
