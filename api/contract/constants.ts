@@ -107,3 +107,6 @@ export const CALL_LIMITS = {
   historyCacheMs: 300_000,
   onlineWindowMs: 15_000,
 } as const;
+
+/** The cookie holding a visitor's chosen language, so the server renders pages in it (api/src/http/ssr.ts). */
+export const LANGUAGE_COOKIE = 'nagai_lang';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
 
@@ -23,6 +23,16 @@ const decode = (s: string) =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+
+/** The page's uncaught errors and console errors (a failed hydration shows as either). */
+function collectErrors(p: Page): string[] {
+  const errors: string[] = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  p.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
 
 async function page(pathAndQuery: string, cookie?: string): Promise<string> {
   const res = await fetch(`${baseUrl()}${pathAndQuery}`, { headers: cookie ? { Cookie: cookie } : {} });
@@ -120,11 +130,7 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
     ] as const) {
       const context = await newContext(browser, { mobile: true });
       const p = await context.newPage();
-      const errors: string[] = [];
-      p.on('pageerror', (e) => errors.push(e.message));
-      p.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
+      const errors = collectErrors(p);
       await p.goto(path);
       await p.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
       expect(await p.locator('h1').first().textContent()).toMatch(heading);
@@ -137,11 +143,7 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
   it('hydrates without errors or refetching, then works as the app (phone)', async () => {
     const context = await newContext(browser, { mobile: true });
     const p = await context.newPage();
-    const errors: string[] = [];
-    p.on('pageerror', (e) => errors.push(e.message));
-    p.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = collectErrors(p);
     const apiCalls: string[] = [];
     p.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/_api/')) apiCalls.push(r.url());

@@ -91,6 +91,8 @@ export async function startTestApi(
     env?: NodeJS.ProcessEnv;
     db?: TestDatabase;
     pushAgent?: import('node:https').Agent;
+    /** Serve the built PWA too (pages, with server rendering when dist-ssr/ is built). */
+    serveStatic?: boolean;
   } = {},
 ): Promise<TestApi> {
   const db = opts.db ?? (await createTestDatabase());
@@ -103,6 +105,7 @@ export async function startTestApi(
     clock,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     pushAgent: opts.pushAgent,
+    serveStatic: opts.serveStatic,
   });
   const server = http.createServer(handle.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

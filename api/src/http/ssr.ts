@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppContext } from './context';
+import { LANGUAGE_COOKIE } from '../../contract/constants';
 import { SESSION_COOKIE } from './session';
-
-/** The language a visitor chose, as the app keeps it in a cookie too (pwa/src/lib/i18n.ts). */
-export const LANGUAGE_COOKIE = 'nagai_lang';
 
 type Language = 'en' | 'ta';
 

@@ -1,5 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { LANGUAGE_COOKIE } from '../../../api/contract/constants';
 // The core areas only (see locale-areas.ts); every other area of en.json is a chunk of its own.
 import enCore from '../../../locales/en.json?area=core&locale.json';
 import { isLazyArea, LAZY_AREAS, type LazyArea } from './locale-areas';
@@ -122,7 +123,7 @@ export function getPreferredLanguage(): Language {
  */
 export function rememberLanguageCookie(lng: Language): void {
   if (typeof document === 'undefined') return;
-  document.cookie = `nagai_lang=${lng}; path=/; max-age=31536000; samesite=lax`;
+  document.cookie = `${LANGUAGE_COOKIE}=${lng}; path=/; max-age=31536000; samesite=lax`;
 }
 
 export function setPreferredLanguage(lng: Language): void {
