@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_products_seller_index';
 import * as m0005 from './migrations/0005_search_vocabulary';
 import * as m0006 from './migrations/0006_checkout_hot_updates';
 import * as m0007 from './migrations/0007_catalog_sort_indexes';
+import * as m0008 from './migrations/0008_shop_name_words';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0005_search_vocabulary': m0005,
   '0006_checkout_hot_updates': m0006,
   '0007_catalog_sort_indexes': m0007,
+  '0008_shop_name_words': m0008,
 };
 
 const source: Knex.MigrationSource<string> = {

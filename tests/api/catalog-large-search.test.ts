@@ -1,17 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProductListResponse } from '../../api/contract/catalog';
+import type { ProductListResponse, SearchSuggestions } from '../../api/contract/catalog';
 import { COUNT_EXACT_CAP } from '../../api/src/features/catalog/service';
-import { buildSeller } from '../factories';
+import { buildProduct, buildSeller } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
 
 // A search matching more products than are counted exactly per request (COUNT_EXACT_CAP): counted in full,
 // ordered by popularity unless a sort is asked for, paged by walking the sort order.
 const MATCHES = COUNT_EXACT_CAP + 150;
 let api: TestApi;
+let hiddenIds: number[] = [];
 
 beforeAll(async () => {
   api = await startTestApi();
   const shop = await buildSeller(api.db.knex, { shopName: 'Zircon Palace' });
+  // The most popular zircon pieces of all, never to be suggested: a shop awaiting approval, a deleted piece.
+  const pending = await buildSeller(api.db.knex, { shopName: 'Zircon Hidden House', isApproved: null });
+  hiddenIds = [
+    (await buildProduct(api.db.knex, pending.id, { name: 'Zircon stud pending', unitsSold: 10_000 })).id,
+    (
+      await buildProduct(api.db.knex, shop.id, {
+        name: 'Zircon stud gone',
+        unitsSold: 9_000,
+        deletedAt: new Date(),
+      })
+    ).id,
+  ];
   const rows = Array.from({ length: MATCHES }, (_, i) => ({
     seller_id: shop.id,
     name: `Zircon stud ${i}`,
@@ -59,5 +72,31 @@ describe('a search matching thousands', () => {
   it('still corrects a misspelt word that matches nothing', async () => {
     const res = await list('?query=zirconn&limit=5');
     expect(res.body.pagination.totalProducts).toBe(MATCHES);
+  });
+});
+
+describe('suggestions for a word thousands of products match', () => {
+  const suggest = (q: string) =>
+    api.client().get<SearchSuggestions>(`/_api/search/suggestions?query=${encodeURIComponent(q)}`);
+  const unitsSold = async (ids: number[]) =>
+    (await api.db.knex('products').whereIn('id', ids).pluck('units_sold')) as number[];
+
+  it('offers the most popular public matches and the shops whose names hold the word', async () => {
+    const res = await suggest('zirc');
+    expect(res.status).toBe(200);
+    const ids = res.body.products.map((p) => p.id);
+    expect(ids).toHaveLength(5);
+    for (const id of hiddenIds) expect(ids).not.toContain(id);
+    // The best sellers of the 2,150 matches (units sold 0-499), not the first rows the index happens to hold.
+    for (const sold of await unitsSold(ids)) expect(sold).toBeGreaterThanOrEqual(497);
+    expect(res.body.sellers.map((s) => s.shopName)).toEqual(['Zircon Palace']);
+    expect(res.body.categories).toEqual([]);
+  });
+
+  it('corrects a misspelt common word, then offers its popular matches', async () => {
+    const res = await suggest('zirocn');
+    const ids = res.body.products.map((p) => p.id);
+    expect(ids).toHaveLength(5);
+    for (const sold of await unitsSold(ids)) expect(sold).toBeGreaterThanOrEqual(497);
   });
 });

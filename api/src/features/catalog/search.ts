@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hotQuery } from '../../../../db/connection';
 
 /**
  * pg_trgm's default word-similarity threshold (0.6) misses common misspellings: 'jumka' scores 0.5 against
@@ -116,20 +117,27 @@ const CANDIDATES_PER_WORD = 8;
  */
 export async function correctWords(db: Knex, terms: SearchTerms): Promise<SearchTerms> {
   if (terms.corrected || !terms.words.length) return { ...terms, corrected: true };
-  const rows = (
-    (await db.raw(
-      `select q.w, q.i::int as i,
-              exists (select 1 from search_words s where s.word = q.w) as known,
-              exists (select 1 from search_words s
-                       where s.word >= q.w and s.word < q.w || chr(1114111)) as known_prefix,
-              array(select s.word from search_words s
-                     where length(q.w) >= 3 and similarity(s.word, q.w) >= ?
-                       and s.word % q.w
-                     order by similarity(s.word, q.w) desc, s.word limit ?) as candidates
-         from unnest(?::text[]) with ordinality as q(w, i)`,
-      [CANDIDATE_SIMILARITY, CANDIDATES_PER_WORD, terms.words],
-    )) as { rows: { w: string; i: number; known: boolean; known_prefix: boolean; candidates: string[] }[] }
-  ).rows;
+  // A prepared statement: the same text for every search.
+  const rows = await hotQuery<{
+    w: string;
+    i: number;
+    known: boolean;
+    known_prefix: boolean;
+    candidates: string[];
+  }>(
+    db,
+    'catalog_correct_words',
+    `select q.w, q.i::int as i,
+            exists (select 1 from search_words s where s.word = q.w) as known,
+            exists (select 1 from search_words s
+                     where s.word >= q.w and s.word < q.w || chr(1114111)) as known_prefix,
+            array(select s.word from search_words s
+                   where length(q.w) >= 3 and similarity(s.word, q.w) >= ?
+                     and s.word % q.w
+                   order by similarity(s.word, q.w) desc, s.word limit ?) as candidates
+       from unnest(?::text[]) with ordinality as q(w, i)`,
+    [CANDIDATE_SIMILARITY, CANDIDATES_PER_WORD, terms.words],
+  );
   const alternatives: string[][] = terms.words.map(() => []);
   for (const r of rows) {
     const idx = r.i - 1;
