@@ -21,8 +21,8 @@ import {
   statsTable,
   summarize,
   timeRawSql,
+  timeSequential,
   writeSection,
-  type LabelStats,
 } from './lib/harness';
 import { browsingMix, typingMix } from './lib/traffic';
 
@@ -58,18 +58,6 @@ const ZERO_HIT = 'zzqxvw';
 /** Share of answers served from the server's catalogue cache, from the X-Cache header of each answer. */
 function hitRate(result: { cacheHits: number; cacheTotal: number }): string {
   return result.cacheTotal ? `${((100 * result.cacheHits) / result.cacheTotal).toFixed(1)}%` : '–';
-}
-
-async function sequential(url: string, path: string, n: number): Promise<LabelStats> {
-  const times: number[] = [];
-  for (let i = 0; i < n + 5; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url + path);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${path} → ${res.status}`);
-    if (i >= 5) times.push(performance.now() - t0);
-  }
-  return summarize(path, times);
 }
 
 /**
@@ -190,7 +178,7 @@ async function main() {
     const ratios: string[] = [];
     let worstRatio = 0;
     for (const path of TYPICAL_LISTS) {
-      const api = await sequential(uncached.url, path, n);
+      const api = await timeSequential(uncached.url, path, n);
       const raw = await rawMedian(path, n);
       const ratio = api.p50 / raw;
       worstRatio = Math.max(worstRatio, ratio);
@@ -202,30 +190,30 @@ async function main() {
     // 5. Pathological search plans: zero-hit and most-common term vs typical terms (cache off).
     const typicalSugg = await Promise.all(
       TYPICAL_TERMS.slice(0, 5).map((t) =>
-        sequential(uncached.url, `/_api/search/suggestions?query=${encodeURIComponent(t)}`, 30),
+        timeSequential(uncached.url, `/_api/search/suggestions?query=${encodeURIComponent(t)}`, 30),
       ),
     );
     const typicalMedian = summarize(
       'typical',
       typicalSugg.map((s) => s.p50),
     ).p50;
-    const zero = await sequential(uncached.url, `/_api/search/suggestions?query=${ZERO_HIT}`, 30);
-    const mostCommon = await sequential(
+    const zero = await timeSequential(uncached.url, `/_api/search/suggestions?query=${ZERO_HIT}`, 30);
+    const mostCommon = await timeSequential(
       uncached.url,
       `/_api/search/suggestions?query=${encodeURIComponent(common)}`,
       30,
     );
-    const zeroList = await sequential(uncached.url, `/_api/products/list?limit=20&query=${ZERO_HIT}`, 30);
-    const commonList = await sequential(
+    const zeroList = await timeSequential(uncached.url, `/_api/products/list?limit=20&query=${ZERO_HIT}`, 30);
+    const commonList = await timeSequential(
       uncached.url,
       `/_api/products/list?limit=20&query=${encodeURIComponent(common)}`,
       30,
     );
-    const typicalList = await sequential(uncached.url, `/_api/products/list?limit=20&query=jhumka`, 30);
+    const typicalList = await timeSequential(uncached.url, `/_api/products/list?limit=20&query=jhumka`, 30);
 
     // 6. Deep pages (cache off).
-    const page1 = await sequential(uncached.url, '/_api/products/list?page=1&limit=20', 60);
-    const page400 = await sequential(uncached.url, '/_api/products/list?page=400&limit=20', 60);
+    const page1 = await timeSequential(uncached.url, '/_api/products/list?page=1&limit=20', 60);
+    const page400 = await timeSequential(uncached.url, '/_api/products/list?page=400&limit=20', 60);
 
     const rate = (r: { total: number; durationMs: number }) => fmt(r.total / (r.durationMs / 1000), 0);
     const cacheShare = new Map(
@@ -293,7 +281,7 @@ ${statsTable(
   ['from the cache'],
 )}
 
-API median vs the same SQL run raw through \`pg\` (sequential, cache off, ${n} runs each):
+API median (one request at a time on a keep-alive connection through the load phases' client, no compression asked for) vs the same SQL run raw through \`pg\` (cache off, ${n} runs each):
 
 | list page | API median ms | raw SQL median ms | ratio |
 | --- | --- | --- | --- |
