@@ -399,7 +399,7 @@ const SUGGESTION_CANDIDATES = 100;
 // prefix before it can stop ('gol': 17,297 postings, ~7 ms); the walk stops after a hundred rows or so. A
 // word rarer than 1 in 100 among the most popular products (or misspelt) falls back to full text, after a
 // walk of ~1 ms.
-export const POPULAR_CANDIDATES = 10;
+const POPULAR_CANDIDATES = 10;
 const POPULAR_WALK = 1000;
 
 /**
@@ -481,18 +481,19 @@ function categoryBindings(terms: SearchTerms, fuzzy: boolean): unknown[] {
   ];
 }
 
+/** The words of a search as a 'simple' phrase tsquery for shop names: 'silver ank' → 'silver <-> ank:*'. */
+const shopWordsQuery = (terms: SearchTerms) =>
+  terms.words.map((w, i) => (i === terms.words.length - 1 ? `${w}:*` : w)).join(' <-> ');
+
 /**
  * Suggestions for a word many products match, in one statement outside any transaction: the candidates are
  * the first POPULAR_CANDIDATES matches in popularity order among the POPULAR_WALK most popular public
  * products (`matched` says how many were found: fewer means the word is rare or misspelt, and the caller asks
  * full text instead). Words the vocabulary does not know (the last one: as the start of a word) are not
- * walked for at all: they are misspelt or rare, and a walk that finds nothing costs ~2 ms. Shops whose names hold the words in order, the last one as a prefix (the index of
- * migration 0008), and categories whose names start with the text or one of its words.
+ * walked for at all: they are misspelt or rare, and a walk that finds nothing costs ~2 ms. Shops are those
+ * whose names hold the words in order, the last one as a prefix (the index of migration 0008); categories
+ * those whose names start with the text or hold a word starting with it.
  */
-/** The words of a search as a 'simple' phrase tsquery for shop names: 'silver ank' → 'silver <-> ank:*'. */
-const shopWordsQuery = (terms: SearchTerms) =>
-  terms.words.map((w, i) => (i === terms.words.length - 1 ? `${w}:*` : w)).join(' <-> ');
-
 function popularSuggestionStatement(db: Knex, terms: SearchTerms): Promise<SuggestionRow[]> {
   const match = productMatch(db, terms, 'w').toSQL();
   const rank = productRank(db, terms).toSQL();
