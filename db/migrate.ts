@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005_search_vocabulary';
 import * as m0006 from './migrations/0006_checkout_hot_updates';
 import * as m0007 from './migrations/0007_catalog_sort_indexes';
 import * as m0008 from './migrations/0008_shop_name_words';
+import * as m0009 from './migrations/0009_directory_search_indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0006_checkout_hot_updates': m0006,
   '0007_catalog_sort_indexes': m0007,
   '0008_shop_name_words': m0008,
+  '0009_directory_search_indexes': m0009,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -113,6 +113,22 @@ describe('GET /_api/sellers/list', () => {
     expect(sellerIds(await list(`?searchQuery=${encodeURIComponent('100%_')}`))).toEqual([]);
   });
 
+  it("counts a search's matches on every page, with the other filters", async () => {
+    // 'chennai' is the city of two approved shops (and of two that are not approved).
+    const first = await list('?searchQuery=chennai&limit=1');
+    expect(sellerIds(first)).toEqual([anand.id]);
+    expect(first.body.pagination).toMatchObject({ totalSellers: 2, totalPages: 2 });
+    const second = await list('?searchQuery=chennai&limit=1&page=2');
+    expect(sellerIds(second)).toEqual([newShop.id]);
+    expect(second.body.pagination).toMatchObject({ totalSellers: 2, totalPages: 2 });
+    const past = await list('?searchQuery=chennai&limit=1&page=3');
+    expect(past.body.sellers).toEqual([]);
+    expect(past.body.pagination).toMatchObject({ totalSellers: 2, totalPages: 2 });
+    const inState = await list('?searchQuery=chennai&state=Karnataka');
+    expect(inState.body.sellers).toEqual([]);
+    expect(inState.body.pagination).toMatchObject({ totalSellers: 0, totalPages: 0 });
+  });
+
   it('pages with the limit rules of the spec', async () => {
     const second = await list('?limit=3&page=2');
     expect(sellerIds(second)).toEqual([newShop.id]);

@@ -54,6 +54,7 @@ const TYPICAL_TERMS = [
   'earing',
 ];
 const ZERO_HIT = 'zzqxvw';
+const DIRECTORY_TERMS = ['lakshmi', 'balaj', 'chennai', 'kaveri jewls', ZERO_HIT];
 
 /** Share of answers served from the server's catalogue cache, from the X-Cache header of each answer. */
 function hitRate(result: { cacheHits: number; cacheTotal: number }): string {
@@ -215,6 +216,14 @@ async function main() {
     const page1 = await timeSequential(uncached.url, '/_api/products/list?page=1&limit=20', 60);
     const page400 = await timeSequential(uncached.url, '/_api/products/list?page=400&limit=20', 60);
 
+    // 7. The jeweller directory's search, one request at a time (cache off): names, a city, a misspelling.
+    const directory = [];
+    for (const term of DIRECTORY_TERMS) {
+      directory.push(
+        await timeSequential(uncached.url, `/_api/sellers/list?searchQuery=${encodeURIComponent(term)}`, 30),
+      );
+    }
+
     const rate = (r: { total: number; durationMs: number }) => fmt(r.total / (r.durationMs / 1000), 0);
     const cacheShare = new Map(
       [mix, mixCold, typical, sugg, suggCold].map((r) => [r.byLabel[0].label, hitRate(r)] as const),
@@ -286,6 +295,8 @@ API median (one request at a time on a keep-alive connection through the load ph
 | list page | API median ms | raw SQL median ms | ratio |
 | --- | --- | --- | --- |
 ${ratios.join('\n')}
+
+Directory search (\`sellers/list?searchQuery=\`, one request at a time, cache off, 30 runs each), median ms: ${directory.map((d) => `${decodeURIComponent(d.label.split('=')[1])} ${fmt(d.p50, 2)}`).join(', ')}.
 `;
     writeSection('catalog', md);
     console.log(md);
