@@ -33,14 +33,19 @@ export default function SellersPage() {
     city: fromUrl('city'),
     state: fromUrl('state'),
   }));
-  // Back and forward change the URL: the boxes follow it.
+  const settled = useDebouncedValue(draft, LIMITS.suggestionDebounceMs);
+  // Back and forward change the URL: the boxes follow it. The URL this page wrote itself from the settled
+  // boxes is not such a change: the router may render it only after newer typing (it renders navigations in
+  // a transition), and taking the boxes back to it then undid what was typed since ('lakshmi' came back into
+  // a search box just emptied, beside the city typed next).
   const urlKey = TEXT_FILTERS.map(fromUrl).join('\u0000');
   const [syncedKey, setSyncedKey] = useState(urlKey);
   if (syncedKey !== urlKey) {
     setSyncedKey(urlKey);
-    setDraft({ query: fromUrl('query'), city: fromUrl('city'), state: fromUrl('state') });
+    if (urlKey !== TEXT_FILTERS.map((k) => settled[k].trim()).join('\u0000')) {
+      setDraft({ query: fromUrl('query'), city: fromUrl('city'), state: fromUrl('state') });
+    }
   }
-  const settled = useDebouncedValue(draft, LIMITS.suggestionDebounceMs);
   useEffect(() => {
     const changed = TEXT_FILTERS.some((k) => settled[k].trim() !== (params.get(k) ?? '').trim());
     if (!changed) return;
