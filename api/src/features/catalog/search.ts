@@ -10,17 +10,34 @@ export const WORD_SIMILARITY_THRESHOLD = 0.5;
 
 /** Runs fn in a transaction whose trigram thresholds suit searching; fn must use the trx it is given. */
 export async function withSearchSettings<T>(db: Knex, fn: (trx: Knex) => Promise<T>): Promise<T> {
+  // A prefix tsquery of an unknown word gets a fixed selectivity guess (~435 of 100k rows), so under a
+  // small LIMIT the planner bets on a sequential scan, or a walk of a whole sort index, finding matches
+  // early; for a rare or zero-hit word that reads all 100k rows (500 ms instead of 0.06 ms through the GIN
+  // bitmap). So both are off for this transaction; useOrderedScans turns index walks back on for a page of
+  // a search already known to match thousands, where walking the sort order is the fast plan.
+  return withLocalSettings(
+    db,
+    {
+      'pg_trgm.word_similarity_threshold': String(WORD_SIMILARITY_THRESHOLD),
+      'pg_trgm.similarity_threshold': String(CANDIDATE_SIMILARITY),
+      enable_seqscan: 'off',
+      enable_indexscan: 'off',
+    },
+    fn,
+  );
+}
+
+/** Runs fn in a transaction with these settings local to it (set_config); fn must use the trx it is given. */
+export async function withLocalSettings<T>(
+  db: Knex,
+  settings: Record<string, string>,
+  fn: (trx: Knex) => Promise<T>,
+): Promise<T> {
+  const names = Object.keys(settings);
   return db.transaction(async (trx) => {
-    // A prefix tsquery of an unknown word gets a fixed selectivity guess (~435 of 100k rows), so under a
-    // small LIMIT the planner bets on a sequential scan, or a walk of a whole sort index, finding matches
-    // early; for a rare or zero-hit word that reads all 100k rows (500 ms instead of 0.06 ms through the GIN
-    // bitmap). So both are off for this transaction; useOrderedScans turns index walks back on for a page of
-    // a search already known to match thousands, where walking the sort order is the fast plan.
     await trx.raw(
-      `select set_config('pg_trgm.word_similarity_threshold', ?, true),
-              set_config('pg_trgm.similarity_threshold', ?, true), set_config('enable_seqscan', 'off', true),
-              set_config('enable_indexscan', 'off', true)`,
-      [String(WORD_SIMILARITY_THRESHOLD), String(CANDIDATE_SIMILARITY)],
+      `select ${names.map(() => 'set_config(?, ?, true)').join(', ')}`,
+      names.flatMap((n) => [n, settings[n]]),
     );
     return fn(trx);
   });

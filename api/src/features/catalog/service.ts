@@ -30,6 +30,7 @@ import {
   productMatch,
   productRank,
   useOrderedScans,
+  withLocalSettings,
   withSearchSettings,
   type SearchTerms,
 } from './search';
@@ -637,10 +638,7 @@ const DIRECTORY_MATCH = `sp.user_id = any(array(
  */
 export async function listSellers(db: Knex, q: SellerListQuery, now: Date): Promise<SellerListResponse> {
   if (!q.searchQuery) return listSellersOn(db, q, now);
-  return db.transaction(async (trx) => {
-    await trx.raw("select set_config('enable_seqscan', 'off', true)");
-    return listSellersOn(trx, q, now);
-  });
+  return withLocalSettings(db, { enable_seqscan: 'off' }, (trx) => listSellersOn(trx, q, now));
 }
 
 async function listSellersOn(db: Knex, q: SellerListQuery, now: Date): Promise<SellerListResponse> {
