@@ -47,6 +47,16 @@ export default defineConfig({
       },
       {
         test: {
+          // Calls between real networks: namespaces, symmetric NATs, our coturn relay, Chromium on each side.
+          name: 'netlab',
+          include: ['tests/netlab/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/support/global-setup.ts'],

@@ -8,6 +8,12 @@ import * as m0006 from './migrations/0006_checkout_hot_updates';
 import * as m0007 from './migrations/0007_catalog_sort_indexes';
 import * as m0008 from './migrations/0008_shop_name_words';
 import * as m0009 from './migrations/0009_directory_search_indexes';
+import * as m0010 from './migrations/0010_call_quality';
+import * as m0011 from './migrations/0011_call_events';
+import * as m0012 from './migrations/0012_abuse_protections';
+import * as m0013 from './migrations/0013_call_selling';
+import * as m0014 from './migrations/0014_pricing';
+import * as m0015 from './migrations/0015_shop_hours';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +31,12 @@ const migrations: Record<string, Migration> = {
   '0007_catalog_sort_indexes': m0007,
   '0008_shop_name_words': m0008,
   '0009_directory_search_indexes': m0009,
+  '0010_call_quality': m0010,
+  '0011_call_events': m0011,
+  '0012_abuse_protections': m0012,
+  '0013_call_selling': m0013,
+  '0014_pricing': m0014,
+  '0015_shop_hours': m0015,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -33,14 +45,47 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => migrations[name],
 };
 
+/** Any constant: the advisory lock that serialises creating knex's bookkeeping tables across processes. */
+const BOOKKEEPING_LOCK = 7_110_301;
+
+/**
+ * Creates knex's two bookkeeping tables and the one row of its lock table, once, under an advisory lock.
+ * knex creates them itself without one: two processes starting together on an empty database could both
+ * insert a lock row, and with two rows knex's lock (an update that must touch exactly one row) reports
+ * "already locked" for ever. A lock table left with extra rows by such a race is repaired here.
+ */
+async function ensureBookkeeping(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [BOOKKEEPING_LOCK]);
+    if (!(await trx.schema.hasTable('knex_migrations'))) {
+      await trx.schema.createTable('knex_migrations', (t) => {
+        t.increments();
+        t.string('name');
+        t.integer('batch');
+        t.timestamp('migration_time');
+      });
+    }
+    if (!(await trx.schema.hasTable('knex_migrations_lock'))) {
+      await trx.schema.createTable('knex_migrations_lock', (t) => {
+        t.increments('index').primary();
+        t.integer('is_locked');
+      });
+    }
+    const rows = (await trx('knex_migrations_lock').select('index').orderBy('index')) as { index: number }[];
+    if (rows.length === 0) await trx('knex_migrations_lock').insert({ is_locked: 0 });
+    else if (rows.length > 1) await trx('knex_migrations_lock').where('index', '>', rows[0]!.index).delete();
+  });
+}
+
 const RACE_CODES = new Set(['42P07', '23505']); // duplicate table / unique violation
 
 /**
- * Brings the schema up to date; safe to run on every start and from several processes. Processes starting
- * at once on an empty database race to create knex's bookkeeping tables; the loser retries, and from then on
- * knex's migration lock lets exactly one process run each migration.
+ * Brings the schema up to date; safe to run on every start and from several processes: the bookkeeping
+ * tables are made once under an advisory lock, and knex's migration lock then lets exactly one process run
+ * each migration while the others wait for it.
  */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
+  await ensureBookkeeping(knex);
   // Another process may hold the migration lock while it migrates (seconds on a busy machine): wait up to ~60 s.
   const deadline = Date.now() + 60_000;
   for (let attempt = 1; ; attempt++) {

@@ -19,16 +19,38 @@ function lookup(tree: Tree, key: string): string | undefined {
 }
 
 /** Notification texts in the seller's language, from the same locale files as the app (Tamil falls back to English). */
-export function notificationText(locale: SwLocale, callerName: string) {
+export function notificationText(
+  locale: SwLocale,
+  callerName: string,
+  productName?: string | null,
+  callBack = false,
+) {
   const t = (key: string, fallback: string) =>
-    (lookup((locale === 'ta' ? ta : en) as Tree, key) ?? lookup(en as Tree, key) ?? fallback).replace(
-      '{{name}}',
-      callerName,
-    );
+    (lookup((locale === 'ta' ? ta : en) as Tree, key) ?? lookup(en as Tree, key) ?? fallback)
+      .replace('{{name}}', callerName)
+      .replace('{{product}}', productName ?? '');
+  // A jeweller's call-back rings the customer (issue #22).
+  const body = callBack
+    ? t('push.incomingCall.callBackBody', '{{name}} is calling you back on Nagai')
+    : t('push.incomingCall.body', '{{name}} is calling your shop on Nagai');
   return {
     title: t('push.incomingCall.title', 'Incoming Video Call...'),
-    body: t('push.incomingCall.body', '{{name}} is calling your shop on Nagai'),
+    // The piece the customer calls about, when the call was placed from a product.
+    body: productName ? `${body}\n${t('push.incomingCall.aboutProduct', 'Calling about {{product}}')}` : body,
     accept: t('push.incomingCall.accept', 'Accept'),
     decline: t('push.incomingCall.decline', 'Decline'),
+  };
+}
+
+/** The jeweller's notification of a new call-back request (issue #22). */
+export function callbackRequestText(locale: SwLocale, customerName: string, productName?: string | null) {
+  const t = (key: string, fallback: string) =>
+    (lookup((locale === 'ta' ? ta : en) as Tree, key) ?? lookup(en as Tree, key) ?? fallback)
+      .replace('{{name}}', customerName)
+      .replace('{{product}}', productName ?? '');
+  const body = t('push.callbackRequest.body', '{{name}} asks you to call back');
+  return {
+    title: t('push.callbackRequest.title', 'Call-back request'),
+    body: productName ? `${body}\n${t('push.callbackRequest.aboutProduct', 'About {{product}}')}` : body,
   };
 }

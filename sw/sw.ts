@@ -4,7 +4,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { notificationText, type SwLocale } from './i18n';
+import { ALL_ROUTES, pathsWhere } from '../api/contract/routes';
+import { callbackRequestText, notificationText, type SwLocale } from './i18n';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | { url: string; revision: string | null })[];
@@ -24,18 +25,14 @@ registerRoute(
   }),
 );
 
-// Public catalogue reads: fresh when the network answers within 3 s, else the last copy seen.
-// Only these paths are cached; session, cart, orders, calls and push always go to the network.
-const CATALOG_PATHS = new Set([
-  '/_api/products/list',
-  '/_api/products/get',
-  '/_api/sellers/list',
-  '/_api/sellers/top',
-  '/_api/seller/store',
-  '/_api/seller/store/by-id',
-  '/_api/search/suggestions',
-  '/_api/catalog/stats',
-]);
+// Public catalogue reads: fresh when the network answers within 3 s, else the last copy seen. Only the route
+// table's `serviceWorker: 'network-first'` entries are cached; session, cart, orders, calls and push always go
+// to the network.
+const CATALOG_PATHS = pathsWhere((r) => r.serviceWorker === 'network-first');
+/** Immutable media: the `serviceWorker: 'cache-first'` entries, by the prefix before their parameter. */
+const MEDIA_PREFIXES = ALL_ROUTES.filter((r) => r.serviceWorker === 'cache-first').map(
+  (r) => r.path.split(':')[0],
+);
 registerRoute(
   ({ url, request }) =>
     request.method === 'GET' && url.origin === self.location.origin && CATALOG_PATHS.has(url.pathname),
@@ -52,7 +49,9 @@ registerRoute(
 // Product images are content-addressed and immutable: cache first, bounded in count and age.
 registerRoute(
   ({ url, request }) =>
-    request.method === 'GET' && url.origin === self.location.origin && url.pathname.startsWith('/media/'),
+    request.method === 'GET' &&
+    url.origin === self.location.origin &&
+    MEDIA_PREFIXES.some((prefix) => url.pathname.startsWith(prefix)),
   new CacheFirst({
     cacheName: MEDIA_CACHE,
     plugins: [
@@ -72,6 +71,17 @@ interface IncomingCallPush {
   type: 'incoming-call';
   callId: number;
   callerName: string;
+  productName?: string | null;
+  /** A jeweller's call-back ringing the customer (issue #22). */
+  callBack?: boolean;
+  locale?: SwLocale;
+}
+
+interface CallbackRequestPush {
+  type: 'callback-request';
+  requestId: number;
+  customerName: string;
+  productName?: string | null;
   locale?: SwLocale;
 }
 
@@ -83,14 +93,33 @@ async function tellClients(message: Record<string, unknown>): Promise<readonly W
 
 // A pushed ring is an accelerator: open tabs poll at once, and a notification shows for closed or hidden apps.
 self.addEventListener('push', (event) => {
-  let data: IncomingCallPush | undefined;
+  let data: IncomingCallPush | CallbackRequestPush | undefined;
   try {
-    data = event.data?.json() as IncomingCallPush | undefined;
+    data = event.data?.json() as IncomingCallPush | CallbackRequestPush | undefined;
   } catch {
     return;
   }
+  if (data?.type === 'callback-request') {
+    // A customer asked the jeweller to call back (issue #22): the dashboard's queue has it.
+    const request = callbackRequestText(data.locale ?? 'en', data.customerName, data.productName);
+    event.waitUntil(
+      self.registration.showNotification(request.title, {
+        body: request.body,
+        tag: `callback-${data.requestId}`,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/badge-96.png',
+        data: { url: '/seller/dashboard' },
+      }),
+    );
+    return;
+  }
   if (data?.type !== 'incoming-call') return;
-  const text = notificationText(data.locale ?? 'en', data.callerName);
+  const text = notificationText(
+    data.locale ?? 'en',
+    data.callerName,
+    data.productName,
+    data.callBack === true,
+  );
   const push = data;
   event.waitUntil(
     (async () => {
@@ -101,7 +130,7 @@ self.addEventListener('push', (event) => {
         requireInteraction: true,
         icon: '/icons/icon-192.png',
         badge: '/icons/badge-96.png',
-        data: { callId: push.callId },
+        data: push.callBack ? { callId: push.callId, callBack: true } : { callId: push.callId },
         // Actions are a Chromium extension of NotificationOptions.
         ...({
           actions: [
@@ -115,9 +144,13 @@ self.addEventListener('push', (event) => {
 });
 
 self.addEventListener('notificationclick', (event) => {
-  const callId = (event.notification.data as { callId?: number } | undefined)?.callId;
+  const note = event.notification.data as { callId?: number; callBack?: boolean; url?: string } | undefined;
+  const callId = note?.callId;
   event.notification.close();
-  if (!callId) return;
+  if (!callId) {
+    if (note?.url) event.waitUntil(self.clients.openWindow(note.url).then(() => undefined));
+    return;
+  }
   event.waitUntil(
     (async () => {
       if (event.action === 'decline') {
@@ -139,8 +172,11 @@ self.addEventListener('notificationclick', (event) => {
         client.postMessage(message);
         return;
       }
+      // A customer rung by a call-back opens their calls page; its poll brings up the ringing call.
       await self.clients.openWindow(
-        `/seller/dashboard?call=${callId}${event.action === 'accept' ? '&answer=1' : ''}`,
+        note?.callBack
+          ? '/call-history'
+          : `/seller/dashboard?call=${callId}${event.action === 'accept' ? '&answer=1' : ''}`,
       );
     })(),
   );

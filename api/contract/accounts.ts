@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { USER_ROLES, type UserRole } from './constants';
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters, USER_ROLES, type UserRole } from './constants';
 import type { SellerProfile } from './sellers';
 
-/** Every accounts message of the spec (§5, §8), word for word. Locales hold them under messages.accounts.<id>. */
+/** Every accounts message of the product rules (docs/product-rules.md §5, §8), word for word. Locales hold them under messages.accounts.<id>. */
 export const ACCOUNT_MESSAGES = {
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -39,7 +39,7 @@ export const ACCOUNT_MESSAGES = {
   passwordChanged: 'Password changed successfully!',
   passwordChangeFailed: 'Failed to change password. Please try again.',
   sessionCheckFailed: 'Session check failed',
-  // Server-side texts of ours (the spec leaves them open).
+  // Server-side texts of ours (the product rules leave them open).
   invalidCredentials: 'Invalid email or password.',
   emailAlreadyInUse: 'Email already in use',
   currentPasswordWrong: 'Current password is incorrect.',
@@ -48,10 +48,17 @@ export const ACCOUNT_MESSAGES = {
   tooManyRegistrations:
     'Too many accounts were created from this network. Please wait {minutes} minute(s) and try again.',
   tooManyPasswordAttempts: 'Too many incorrect passwords. Please wait {minutes} minute(s) and try again.',
+  loginSlowDown: 'Too many failed attempts. Please wait {seconds} second(s) and try again.',
+  emailChangeNeedsPassword: 'Enter your current password to change your email.',
+  emailUnavailable: 'This email cannot be used for your account.',
+  nameHiddenCharacters: HIDDEN_CHARACTERS_MESSAGE,
 } as const;
 export type AccountMessageId = keyof typeof ACCOUNT_MESSAGES;
 
 const M = ACCOUNT_MESSAGES;
+const visible = (v: string) => !hasHiddenCharacters(v);
+/** Our own media (an image stored by Nagai, served at /media/<key>): nothing else is fetched by other people's browsers. */
+export const isOwnMediaPath = (v: string) => /^\/media\/[A-Za-z0-9._-]{1,200}$/.test(v);
 const strict = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, {
     error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : undefined),
@@ -74,8 +81,13 @@ export const RegisterSchema = strict({
     .toLowerCase()
     .pipe(z.email({ error: M.invalidEmail })),
   password: z.string({ error: M.passwordMin }).min(8, M.passwordMin).max(200, M.passwordMax),
-  displayName: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(100, M.displayNameMax),
-  fullName: z.string().trim().max(200).optional(),
+  displayName: z
+    .string({ error: M.nameRequired })
+    .trim()
+    .min(1, M.nameRequired)
+    .max(100, M.displayNameMax)
+    .refine(visible, M.nameHiddenCharacters),
+  fullName: z.string().trim().max(200).refine(visible, M.nameHiddenCharacters).optional(),
   role: z.enum(USER_ROLES).optional(),
   adminSignupCode: z.string().max(200).optional(),
 });
@@ -90,6 +102,7 @@ export const ProfileUpdateSchema = strict({
     .trim()
     .min(1, M.displayNameEmpty)
     .max(100, M.displayNameMax)
+    .refine(visible, M.nameHiddenCharacters)
     .optional(),
   email: z
     .string({ error: M.invalidEmail })
@@ -97,14 +110,12 @@ export const ProfileUpdateSchema = strict({
     .toLowerCase()
     .pipe(z.email({ error: M.invalidEmail }))
     .optional(),
-  // Only web addresses: a javascript: or data: URL in an avatar would be rendered into pages.
+  // Only our own media: the avatar is fetched by the jeweller's browser when the call rings, so any other
+  // address would let a caller make it fetch what they like (and learn when it rang).
   avatarUrl: z
     .preprocess(
       emptyToNull,
-      z
-        .url({ protocol: /^https?$/, error: M.invalidAvatarUrl })
-        .max(2000, M.invalidAvatarUrl)
-        .nullable(),
+      z.string({ error: M.invalidAvatarUrl }).trim().refine(isOwnMediaPath, M.invalidAvatarUrl).nullable(),
     )
     .optional(),
   phone: z
@@ -116,7 +127,16 @@ export const ProfileUpdateSchema = strict({
   address: z
     .preprocess(emptyToNull, z.string({ error: M.addressMax }).trim().max(500, M.addressMax).nullable())
     .optional(),
-}).refine((v) => Object.values(v).some((x) => x !== undefined), { error: M.atLeastOneField });
+  // Needed to change the email (a stolen session must not move the account to another address).
+  currentPassword: z.string({ error: M.emailChangeNeedsPassword }).max(200, M.passwordMax).optional(),
+})
+  .refine((v) => Object.entries(v).some(([k, x]) => k !== 'currentPassword' && x !== undefined), {
+    error: M.atLeastOneField,
+  })
+  .refine((v) => v.email === undefined || !!v.currentPassword, {
+    error: M.emailChangeNeedsPassword,
+    path: ['currentPassword'],
+  });
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;
 
 export const NewPasswordSchema = z
@@ -149,6 +169,8 @@ export interface User {
   phone: string | null;
   address: string | null;
   createdAt: string;
+  /** Failed sign-ins on the account since the owner last dismissed the notice (shown to the owner only). */
+  failedLogins: { count: number; lastAt: string } | null;
   sellerProfile: SellerProfile | null;
 }
 

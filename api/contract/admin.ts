@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SellerProfile } from './sellers';
 
-/** Admin-area messages: the spec's access text and our approval outcomes. */
+/** Admin-area messages: the product rules' access text and our approval outcomes. */
 export const ADMIN_MESSAGES = {
   unknownFields: 'Unknown fields are not allowed.',
   sellerUserIdInvalid: 'Seller user ID must be a positive integer.',
@@ -15,7 +15,7 @@ export const ADMIN_MESSAGES = {
 
 const M = ADMIN_MESSAGES;
 
-/** POST /_api/admin/seller/approve (spec §5: sellerUserId and boolean isApproved). */
+/** POST /_api/admin/seller/approve (docs/product-rules.md §5: sellerUserId and boolean isApproved). */
 export const SellerApprovalSchema = z.strictObject(
   {
     sellerUserId: z

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { SIGNAL_KINDS, type CallStatus } from './constants';
+import { positiveId, positiveIdFromQuery } from './ids';
+import type { CallProduct } from './call-selling';
+import { ID_MAX, SIGNAL_KINDS, type CallStatus } from './constants';
 
-/** Every calls message: the spec's own texts (§1, §8) word for word, then the server's texts of ours. */
+/** Every calls message: the product rules' own texts (docs/product-rules.md §1, §8) word for word, then the server's texts of ours. */
 export const CALL_MESSAGES = {
   customersOnly: 'Video calling is only available for customers',
-  // Client defaults when a response carries no error field (spec §8).
+  // Client defaults when a response carries no error field (docs/product-rules.md §8).
   initiateFailed: 'Failed to initiate call',
   respondFailed: 'Failed to respond to call',
   endFailed: 'Failed to end call',
@@ -12,14 +14,14 @@ export const CALL_MESSAGES = {
   incomingFailed: 'Failed to get incoming calls',
   historyFailed: 'Failed to fetch call history',
   historyLoadFailed: 'Could not fetch call history.',
-  // Toasts (spec §8).
+  // Toasts (docs/product-rules.md §8).
   initiated: 'Call initiated successfully.',
   initiateFailedToast: 'Failed to initiate call.',
   callEnded: 'Call has ended.',
   endFailedToast: 'Failed to end call.',
   respondFailedToast: 'Failed to {action} call: {reason}',
   hangUpFailed: 'Failed to end call. Please try again.',
-  // Server texts (the spec leaves them open; the 'already been responded to' fragment is load-bearing).
+  // Server texts (the product rules leave them open; the 'already been responded to' fragment is load-bearing).
   sellerNotFound: 'Seller not found.',
   videoDisabled: 'This jeweller is not taking video calls right now.',
   callInProgress: 'You already have a call in progress.',
@@ -66,15 +68,14 @@ const unwrapSuperjson = (v: unknown): unknown =>
     ? v.json
     : v;
 
-const positiveId = (message: string) =>
-  z.number({ error: message }).int({ error: message }).positive({ error: message });
-const positiveIdFromQuery = (message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
-
 /** POST /_api/call/initiate (plain or superjson-style). */
 export const initiateCallSchema = z.preprocess(
   unwrapSuperjson,
-  z.object({ sellerId: positiveId(CALL_MESSAGES.invalidSellerId) }),
+  z.object({
+    sellerId: positiveId(CALL_MESSAGES.invalidSellerId),
+    /** The piece the customer calls about: a product of that shop (call-selling.ts). */
+    productId: positiveId('productId must be a positive integer.').optional(),
+  }),
 );
 export type InitiateCallInput = z.infer<typeof initiateCallSchema>;
 
@@ -89,9 +90,21 @@ export const respondCallSchema = z.preprocess(
 export type RespondCallInput = z.infer<typeof respondCallSchema>;
 
 /** POST /_api/call/end (also the unload beacon's body). */
+/**
+ * Why a participant ends a call: a hang-up (the default), or the call's own end when the browser found no
+ * network path between the two or lost the media for too long.
+ */
+export const CALL_END_REASONS = ['hangup', 'no_route', 'connection_lost'] as const;
+export type CallEndReasonInput = (typeof CALL_END_REASONS)[number];
+
 export const endCallSchema = z.preprocess(
   unwrapSuperjson,
-  z.object({ callId: positiveId(CALL_MESSAGES.invalidCallId) }),
+  z.object({
+    callId: positiveId(CALL_MESSAGES.invalidCallId),
+    reason: z
+      .enum(CALL_END_REASONS, { error: "reason must be 'hangup', 'no_route' or 'connection_lost'." })
+      .default('hangup'),
+  }),
 );
 
 /** GET /_api/call/status and /_api/video/token query. */
@@ -119,6 +132,7 @@ export const signalsQuerySchema = z.object({
     .number({ error: CALL_MESSAGES.invalidCursor })
     .int({ error: CALL_MESSAGES.invalidCursor })
     .min(0, { error: CALL_MESSAGES.invalidCursor })
+    .max(ID_MAX, { error: CALL_MESSAGES.invalidCursor })
     .default(0),
 });
 
@@ -143,6 +157,10 @@ export interface IncomingCall {
   callId: number;
   caller: { id: number; displayName: string; avatarUrl: string | null };
   createdAt: string;
+  /** The piece the customer is calling about, if the call was placed from a product. */
+  product: CallProduct | null;
+  /** A jeweller's call-back ringing the customer (issue #22): `caller` is then the shop. */
+  callBack?: boolean;
 }
 export interface IncomingCallsResponse {
   calls: IncomingCall[];
@@ -164,12 +182,19 @@ export interface EndCallResponse {
 export interface CallStatusResponse {
   callId: number;
   status: CallStatus;
+  /** The viewer is the side rung, who answers (the other offers the video): the seller, or a call-back's customer. */
   isIncoming: boolean;
   participantId: number;
   participantName: string;
   createdAt: string;
   answeredAt: string | null;
   endedAt: string | null;
+  /** How an ended call ended: hangup, declined, timeout, abandoned, no_route, connection_lost. */
+  endReason: string | null;
+  /** The shop called (the same as participantName on the customer's side). */
+  shopName: string;
+  /** The piece the customer called about. */
+  product: CallProduct | null;
 }
 
 /** One row of GET /_api/calls/history. */
@@ -181,6 +206,7 @@ export interface CallHistoryEntry {
   /** The other side: the shop for a customer, the caller's display name for a seller. */
   participantName: string;
   participantId: number;
+  /** The viewer is the side rung, who answers (the other offers the video): the seller, or a call-back's customer. */
   isIncoming: boolean;
   status: CallStatus;
   createdAt: string;
@@ -188,6 +214,8 @@ export interface CallHistoryEntry {
   endedAt: string | null;
   /** Seconds between answer and end; 0 when the call was never connected or has not ended. */
   durationSeconds: number;
+  /** The piece the customer called about. */
+  product: CallProduct | null;
 }
 export interface CallHistoryResponse {
   calls: CallHistoryEntry[];

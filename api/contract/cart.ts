@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ID_MAX } from './constants';
 
-/** Every cart message: the spec's (§5, §8) word for word, plus server texts of ours where it is silent. */
+/** Every cart message: the product rules' (docs/product-rules.md §5, §8) word for word, plus server texts of ours where it is silent. */
 export const CART_MESSAGES = {
   productIdInvalid: 'Product ID must be a positive integer.',
   cartItemIdInvalid: 'Cart item ID must be a positive integer.',
@@ -29,8 +30,13 @@ export const insufficientStockMessage = (available: number) =>
   CART_MESSAGES.insufficientStock.replace('{n}', String(Math.max(0, available)));
 
 const M = CART_MESSAGES;
+// Ids are PostgreSQL integers: anything above ID_MAX is refused here, not by the database.
 const positiveId = (message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).positive({ error: message });
+  z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .positive({ error: message })
+    .max(ID_MAX, { error: message });
 
 export const CartAddSchema = z.object({
   productId: positiveId(M.productIdInvalid),
@@ -55,7 +61,7 @@ export type CartUpdateInput = z.infer<typeof CartUpdateSchema>;
 export const CartRemoveSchema = z.object({ cartItemId: positiveId(M.cartItemIdInvalid) });
 export type CartRemoveInput = z.infer<typeof CartRemoveSchema>;
 
-/** One cart line (spec §3 cart item, plus what the panel needs to show availability and shop). */
+/** One cart line (docs/product-rules.md §3 cart item, plus what the panel needs to show availability and shop). */
 export interface CartItem {
   cartItemId: number;
   productId: number;
@@ -72,6 +78,15 @@ export interface CartItem {
   available: boolean;
   /** price × quantity, decimal string. */
   lineTotal: string;
+  /**
+   * The unit price when the line was added (issue #25: a rate-linked price follows the shop's rate), null
+   * for a line added before it was kept. The order is placed at `price`, the current one.
+   */
+  priceAtAdd: string | null;
+  /** True when price differs from priceAtAdd: the cart says so before payment. */
+  priceChanged: boolean;
+  /** A unit of this line held for the customer in a call (call-selling.ts): checkout consumes it. */
+  hold: { holdId: number; expiresAt: string } | null;
 }
 
 /** GET /_api/cart/list. totalAmount sums available lines only. */

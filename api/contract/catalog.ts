@@ -9,10 +9,13 @@ import {
   type ProductMaterial,
   type SortOption,
 } from './constants';
+import type { MakingType, Metal, MetalPurity } from './pricing';
 import type { SellerProfile } from './sellers';
+import type { ShopCallState } from './shop-call-state';
 
 /** Every catalogue message returned by the API, word for word. */
 export const CATALOG_MESSAGES = {
+  tooManySearches: 'Too many searches from this network. Please wait a moment and try again.',
   pagePositive: 'Page must be a positive integer.',
   limitPositive: 'Limit must be a positive integer.',
   limitMax: `Limit cannot exceed ${LIMITS.sellersListMaxLimit}.`,
@@ -87,7 +90,7 @@ function textParam(max: number, message: string) {
   });
 }
 
-/** A value of a fixed list, or undefined: the spec ignores unknown category and material values. */
+/** A value of a fixed list, or undefined: the product rules ignore unknown category and material values. */
 function listParam<T extends string>(values: readonly T[]) {
   return scalar.transform((v): T | undefined => {
     const s = blank(v) ? '' : String(v).trim().toLowerCase();
@@ -166,7 +169,7 @@ const directoryLimit = (def: number) =>
     return n;
   });
 
-/** GET /_api/sellers/list query (spec §5: page at least 1, limit 1 to 100, default 10). */
+/** GET /_api/sellers/list query (docs/product-rules.md §5: page at least 1, limit 1 to 100, default 10). */
 export const sellerListQuerySchema = z.object({
   page: directoryPage,
   limit: directoryLimit(LIMITS.defaultPageSize),
@@ -216,7 +219,7 @@ export interface ProductImage {
   height: number | null;
 }
 
-/** A public product (spec §3). Money is a decimal string. */
+/** A public product (docs/product-rules.md §3). Money is a decimal string. */
 export interface Product {
   id: number;
   productId: number;
@@ -258,10 +261,32 @@ export interface Product {
   shopName: string;
   urlSlug: string | null;
   videoCallEnabled: boolean;
+  /** The shop's call state now (catalogue lists, the product page, storefronts); absent elsewhere. */
+  callState?: ShopCallState;
   createdAt: string;
+  /**
+   * A rate-linked product's pricing (issue #25): the price is computed from the shop's rate for the metal and
+   * purity (api/contract/pricing.ts priceBreakdown; stoneCharges is the stone value, weight the gross weight).
+   * null for a fixed-price product.
+   */
+  rateLinked: {
+    metal: Metal;
+    purity: MetalPurity;
+    /** Grams, decimal string. */
+    netWeight: string;
+    makingType: MakingType;
+    /** Percent or rupees per gram, decimal string. */
+    makingValue: string;
+    /** The shop's rate the price was computed from, rupees per gram. */
+    ratePerGram: string;
+  } | null;
+  /** BIS hallmark unique ID (6 letters and digits). */
+  huid: string | null;
+  /** A diamond or gemstone certificate. */
+  certificate: { lab: string; number: string } | null;
 }
 
-/** Pagination of a product listing (spec §3). */
+/** Pagination of a product listing (docs/product-rules.md §3). */
 export interface ProductPagination {
   currentPage: number;
   limit: number;
@@ -280,7 +305,7 @@ export interface ProductGetResponse {
   product: Product;
 }
 
-/** A jeweller in the directory, the top-sellers strip and on store pages (spec §3 seller card). */
+/** A jeweller in the directory, the top-sellers strip and on store pages (docs/product-rules.md §3 seller card). */
 export interface SellerCard {
   sellerId: number;
   shopName: string;
@@ -297,11 +322,13 @@ export interface SellerCard {
   urlSlug: string | null;
   /** The seller's app polled for calls within the online window. */
   isOnline: boolean;
+  /** The shop's call state now: hours, away and presence in one (api/src/features/schedule/hours.ts). */
+  callState: ShopCallState;
   /** First two initials of the seller's name, uppercased. */
   avatarInitials: string;
 }
 
-/** Directory pagination: currentPage and page are the same number (the spec names both). */
+/** Directory pagination: currentPage and page are the same number (the product rules name both). */
 export interface SellerPagination {
   currentPage: number;
   page: number;
@@ -334,6 +361,7 @@ export interface StoreProfile extends SellerProfile {
   sellerName: string;
   yearsInBusiness: number | null;
   isOnline: boolean;
+  callState: ShopCallState;
   productCount: number;
   avatarInitials: string;
 }
@@ -350,3 +378,6 @@ export interface CatalogStats {
   verifiedJewelers: number;
   jewelryPieces: number;
 }
+
+// A product's address lives in a module without zod: the PWA's first page imports it.
+export { productIdFromRef, productPath } from './product-path';

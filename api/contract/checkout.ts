@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS } from './constants';
+import { ACCOUNT_MESSAGES } from './accounts';
+import { hasHiddenCharacters, PAYMENT_METHODS } from './constants';
+import { PRICING_MESSAGES } from './invoices';
 import type { Order } from './orders';
+import { isValidGstin } from './pricing';
 
-/** Every checkout message: the spec's (§5, §8) word for word, plus server texts of ours where it is silent. */
+/** Every checkout message: the product rules' (docs/product-rules.md §5, §8) word for word, plus server texts of ours where it is silent. */
 export const CHECKOUT_MESSAGES = {
   customerNameRequired: 'Customer name is required',
   customerPhoneRequired: 'Customer phone is required',
@@ -10,6 +13,9 @@ export const CHECKOUT_MESSAGES = {
   cityRequired: 'City is required',
   stateRequired: 'State is required',
   pinCodeRequired: 'Pin code is required',
+  pinCodeInvalid: 'Enter a 6-digit PIN code that does not start with 0 (for example 600001).',
+  customerPhoneInvalid:
+    'Enter a 10-digit mobile number starting with 6, 7, 8 or 9 (for example 98765 43210).',
   paymentMethodInvalid: 'Payment method must be credit_card, google_pay or cash_on_delivery.',
   fieldTooLong: '{field} is too long.',
   success: 'Order placed successfully!',
@@ -22,6 +28,8 @@ export const CHECKOUT_MESSAGES = {
   alreadyProcessing: 'This checkout is already being processed.',
   cartEmpty: 'Your cart is empty.',
   productUnavailable: '"{name}" is no longer available. Please remove it from your cart.',
+  tooManyUnpaid:
+    'You already have {n} orders waiting for the shop to confirm them. Please wait until one is confirmed before placing another.',
   checkoutConflict:
     'Your cart changed while the order was being placed. Please review your cart and try again.',
 } as const;
@@ -34,14 +42,46 @@ const M = CHECKOUT_MESSAGES;
 const required = (message: string, max: number, name: string) =>
   z.string({ error: message }).trim().min(1, message).max(max, M.fieldTooLong.replace('{field}', name));
 
+/** An Indian PIN code: six digits, the first not 0 (India Post's zones are 1–9). */
+export const INDIAN_PIN_CODE_PATTERN = /^[1-9][0-9]{5}$/;
+/** An Indian mobile number as stored: ten digits, the first 6–9. */
+export const INDIAN_MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
+
+/**
+ * The ten digits of an Indian mobile number as people type it: spaces and hyphens go, and so does a +91, 91 or 0
+ * in front of the ten digits. Anything that is not then ten digits is left as typed (the pattern refuses it).
+ */
+export function normaliseIndianMobile(value: string): string {
+  const compact = value.replace(/[\s-]/g, '');
+  const m = /^(?:\+91|91|0)?([0-9]{10})$/.exec(compact);
+  return m ? m[1] : compact;
+}
+
 export const CheckoutSchema = z.object({
-  customerName: required(M.customerNameRequired, 200, 'Customer name'),
-  customerPhone: required(M.customerPhoneRequired, 20, 'Customer phone'),
+  customerName: required(M.customerNameRequired, 200, 'Customer name').refine(
+    (v) => !hasHiddenCharacters(v),
+    ACCOUNT_MESSAGES.nameHiddenCharacters,
+  ),
+  customerPhone: required(M.customerPhoneRequired, 20, 'Customer phone')
+    .transform(normaliseIndianMobile)
+    .pipe(z.string().regex(INDIAN_MOBILE_PATTERN, M.customerPhoneInvalid)),
   shippingAddress: required(M.shippingAddressRequired, 500, 'Shipping address'),
   city: required(M.cityRequired, 100, 'City'),
   state: required(M.stateRequired, 100, 'State'),
-  pinCode: required(M.pinCodeRequired, 20, 'Pin code'),
+  pinCode: required(M.pinCodeRequired, 20, 'Pin code')
+    .transform((v) => v.replace(/\s/g, ''))
+    .pipe(z.string().regex(INDIAN_PIN_CODE_PATTERN, M.pinCodeInvalid)),
   paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodInvalid }).default('credit_card'),
+  // The buyer's GSTIN for the tax invoice (issue #25), optional: blank means none.
+  buyerGstin: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string({ error: PRICING_MESSAGES.gstinInvalid })
+      .trim()
+      .toUpperCase()
+      .refine(isValidGstin, PRICING_MESSAGES.gstinInvalid)
+      .optional(),
+  ),
 });
 export type CheckoutInput = z.input<typeof CheckoutSchema>;
 export type CheckoutData = z.output<typeof CheckoutSchema>;

@@ -1,4 +1,4 @@
-/** Product categories, in the spec's order. Displayed with underscores as spaces. */
+/** Product categories, in the product rules' order. Displayed with underscores as spaces. */
 export const PRODUCT_CATEGORIES = [
   'anklets',
   'armlets',
@@ -17,7 +17,7 @@ export const PRODUCT_CATEGORIES = [
 ] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
-/** Product materials, in the spec's order. */
+/** Product materials, in the product rules' order. */
 export const PRODUCT_MATERIALS = [
   'artificial',
   'brass',
@@ -66,9 +66,17 @@ export const SIGNAL_KINDS = ['offer', 'answer', 'candidate', 'bye'] as const;
 export const SORT_OPTIONS = ['newest', 'popularity', 'rating', 'price-asc', 'price-desc'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
-/** Business constants of the spec (§9 of both documents). */
+/** Business constants (docs/product-rules.md §9). */
 /** The largest id a row can have (PostgreSQL integer): a larger one in a request is refused, not queried. */
 export const ID_MAX = 2_147_483_647;
+
+/**
+ * Ranking by rating sorts by a Bayesian average, (average × count + mean × weight) / (count + weight): every
+ * product and shop starts as if it had `weight` ratings of `mean`, so a score rises only with real volume (one
+ * 5-star rating: 3.18; 500 ratings at 4.9: 4.86). Unrated ones score 0. Computed by the database
+ * (rating_score, migration 0012), whose expression holds these same numbers.
+ */
+export const RATING_PRIOR = { mean: 3, weight: 10 } as const;
 
 export const LIMITS = {
   defaultPageSize: 10,
@@ -110,3 +118,20 @@ export const CALL_LIMITS = {
 
 /** The cookie holding a visitor's chosen language, so the server renders pages in it (api/src/http/ssr.ts). */
 export const LANGUAGE_COOKIE = 'nagai_lang';
+
+/**
+ * Characters that change how a name reads without being seen: bidirectional overrides and isolates (which can
+ * turn "Lakshmi Jewellers" around or hide text), zero-width spaces and joiners, word joiners, the byte-order
+ * mark, soft hyphen and blank fillers. Names shown to other people (display names, shop names, the name on an
+ * order) refuse them. ZWJ and ZWNJ are allowed right after a letter of an Indic script (U+0900–U+0DFF), where
+ * they choose how a conjunct is drawn; anywhere else they only hide things.
+ */
+const HIDDEN_CHARACTERS =
+  /[\u00AD\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/;
+const STRAY_JOINER = /(^|[^\u0900-\u0DFF])[\u200C\u200D]/;
+
+/** True when the text holds a character that only hides or reorders what a reader sees (see above). */
+/** What a name with such characters is answered with (names of people, shops and orders). */
+export const HIDDEN_CHARACTERS_MESSAGE = 'Names cannot contain hidden or direction-changing characters.';
+
+export const hasHiddenCharacters = (text: string) => HIDDEN_CHARACTERS.test(text) || STRAY_JOINER.test(text);

@@ -12,7 +12,7 @@ export interface StoredImage {
   height: number;
 }
 
-/** The one message for any refused image (spec §5 product create). */
+/** The one message for any refused image (docs/product-rules.md §5 product create). */
 export const INVALID_IMAGE_MESSAGE = 'Invalid image format. Use a PNG, JPEG, WebP or GIF image.';
 
 /** Rendition bounds (fit inside, never enlarged). */

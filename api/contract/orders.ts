@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ID_MAX, ORDER_STATUSES, type OrderStatus, type PaymentMethod } from './constants';
 
-/** Every orders and ratings message: the spec's (§8) word for word, plus server texts of ours. */
+/** Every orders and ratings message: the product rules' (docs/product-rules.md §8) word for word, plus server texts of ours. */
 export const ORDER_MESSAGES = {
   notFound: 'Order Not Found',
   orderIdInvalid: 'Order ID must be a positive integer.',
@@ -24,6 +24,7 @@ export const ORDER_MESSAGES = {
   starsInvalid: 'Stars must be a whole number from 1 to 5.',
   reviewMax: 'Review cannot exceed 500 characters.',
   notDelivered: 'You can rate a product only after the order is delivered.',
+  notPaid: 'You can rate a product only after the order is paid.',
   productNotInOrder: 'This product is not part of this order.',
   alreadyRated: 'You have already rated this product for this order.',
 } as const;
@@ -109,11 +110,11 @@ export interface OrderItem {
   lineTotal: string;
   product: { id: number; name: string; images: string[]; gstAmount: string };
   rating: OrderItemRating | null;
-  /** True only for the order's customer, on a delivered order, for a product not yet rated. */
+  /** True only for the order's customer, on a delivered and paid order, for a product not yet rated. */
   canRate: boolean;
 }
 
-/** An order of one shop (spec §3), with what the invoice needs (§9). Money fields are decimal strings. */
+/** An order of one shop (docs/product-rules.md §3), with what the invoice needs (§9). Money fields are decimal strings. */
 export interface Order {
   id: number;
   checkoutRef: string;
@@ -130,6 +131,8 @@ export interface Order {
   pinCode: string;
   paymentMethod: PaymentMethod;
   paymentStatus: 'pending' | 'paid' | 'failed' | 'refunded';
+  /** When the payment was taken (a cash-on-delivery order: when the seller delivered it), else null. */
+  paidAt: string | null;
   customer: {
     id: number;
     displayName: string;
@@ -149,7 +152,7 @@ export interface Order {
     phone: string | null;
   };
   items: OrderItem[];
-  /** True when the viewer is the customer, the order is delivered and some item is not yet rated. */
+  /** True when the viewer is the customer, the order is delivered and paid, and some item is not yet rated. */
   canRate: boolean;
 }
 

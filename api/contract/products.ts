@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { Product } from './catalog';
 import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from './constants';
+import { PRICING_MESSAGES } from './invoices';
+import { ALL_PURITIES, HUID_PATTERN, MAKING_TYPES, METAL_PURITIES, METALS, PRICING_MODES } from './pricing';
 
-/** Product mutation messages: the spec's (§5) word for word, plus our own where it leaves them open. */
+/** Product mutation messages: the product rules' (docs/product-rules.md §5) word for word, plus our own where it leaves them open. */
 export const PRODUCT_MESSAGES = {
   unknownFields: 'Unknown fields are not allowed.',
   nameMin: 'Product name must be at least 3 characters long.',
@@ -14,6 +16,7 @@ export const PRODUCT_MESSAGES = {
   materialInvalid: 'Please choose a material from the list.',
   imagesRequired: 'At least one image is required.',
   imagesMax: 'A product can have at most 10 images.',
+  tooManyUploads: 'Too many images were uploaded in the last hour. Please wait and try again.',
   imageInvalid:
     'Invalid image format. Use a PNG, JPEG, WebP or GIF image, or an http(s) URL ending in .png, .jpg, .jpeg, .webp or .gif.',
   stockNegative: 'Stock quantity cannot be negative.',
@@ -154,7 +157,78 @@ const productFields = {
   gstAmount: optional(money(M.gstNegative)),
   sizeAvailable: sizeAvailable.nullable().optional(),
   isCustomMade: z.boolean({ error: M.isCustomMadeInvalid }).nullable().optional(),
+  // Rate-linked pricing and hallmark details (issue #25, api/contract/pricing.ts): weight is the gross weight.
+  pricingMode: z.enum(PRICING_MODES, { error: PRICING_MESSAGES.rateFieldsRequired }).optional(),
+  metal: optional(z.enum(METALS, { error: PRICING_MESSAGES.metalInvalid })),
+  metalPurity: optional(
+    z
+      .string({ error: PRICING_MESSAGES.purityInvalid })
+      .trim()
+      .toUpperCase()
+      .refine((v) => (ALL_PURITIES as string[]).includes(v), PRICING_MESSAGES.purityInvalid),
+  ),
+  netWeight: optional(measure(PRICING_MESSAGES.netWeightPositive, 3)),
+  makingType: optional(z.enum(MAKING_TYPES, { error: PRICING_MESSAGES.makingTypeInvalid })),
+  makingValue: optional(money(PRICING_MESSAGES.makingValueInvalid)),
+  huid: optional(
+    z
+      .string({ error: PRICING_MESSAGES.huidInvalid })
+      .trim()
+      .toUpperCase()
+      .regex(HUID_PATTERN, PRICING_MESSAGES.huidInvalid),
+  ),
+  certificateLab: optional(shortText),
+  certificateNumber: optional(shortText),
 };
+
+type PricingFields = {
+  pricingMode?: 'fixed' | 'rate';
+  price?: string;
+  metal?: string | null;
+  metalPurity?: string | null;
+  netWeight?: string | null;
+  weight?: string | null;
+  makingType?: string | null;
+  makingValue?: string | null;
+  certificateLab?: string | null;
+  certificateNumber?: string | null;
+};
+
+/**
+ * The rules between fields that one request can check (docs/product-rules.md §10); the server checks the same
+ * on the stored product after an update (and the HUID rule, which needs the final weight and material).
+ */
+export function pricingIssues(p: PricingFields, creating: boolean): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  if (p.pricingMode === 'rate') {
+    if (!p.metal || !p.metalPurity || !p.netWeight || !p.makingType || p.makingValue == null) {
+      // An update may give only some of them: the server checks the stored product.
+      if (creating) out.push({ path: 'pricingMode', message: PRICING_MESSAGES.rateFieldsRequired });
+    }
+    if (
+      p.metal &&
+      p.metalPurity &&
+      !(METAL_PURITIES[p.metal as keyof typeof METAL_PURITIES] as readonly string[]).includes(p.metalPurity)
+    ) {
+      out.push({ path: 'metalPurity', message: PRICING_MESSAGES.purityInvalid });
+    }
+    if (p.makingType === 'percent' && p.makingValue && Number(p.makingValue) > 100) {
+      out.push({ path: 'makingValue', message: PRICING_MESSAGES.makingPercentMax });
+    }
+  } else if (creating && p.price === undefined) {
+    out.push({ path: 'price', message: M.pricePositive });
+  }
+  if (p.netWeight && p.weight && Number(p.netWeight) > Number(p.weight)) {
+    out.push({ path: 'netWeight', message: PRICING_MESSAGES.netWeightAboveGross });
+  }
+  if (
+    !!p.certificateLab !== !!p.certificateNumber &&
+    (p.certificateLab !== undefined || p.certificateNumber !== undefined)
+  ) {
+    out.push({ path: 'certificateNumber', message: PRICING_MESSAGES.certificateIncomplete });
+  }
+  return out;
+}
 
 const strictObject = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, {
@@ -170,8 +244,16 @@ const productId = z.preprocess(
     .max(2_147_483_647, M.productIdInvalid),
 );
 
-/** POST /_api/products/create: every product field of spec §3 with the rules of §5. */
-export const ProductCreateSchema = strictObject({ ...productFields, images: images(false) });
+/** POST /_api/products/create: every product field of docs/product-rules.md §3 with the rules of §5. */
+export const ProductCreateSchema = strictObject({
+  ...productFields,
+  // A rate-linked product's price is computed from the shop's rate (pricing.ts).
+  price: productFields.price.optional(),
+  images: images(false),
+}).superRefine((p, ctx) => {
+  for (const issue of pricingIssues(p, true))
+    ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+});
 export type ProductCreateInput = z.infer<typeof ProductCreateSchema>;
 
 /**
@@ -203,7 +285,19 @@ export const ProductUpdateSchema = strictObject({
   gstAmount: productFields.gstAmount,
   sizeAvailable: productFields.sizeAvailable,
   isCustomMade: productFields.isCustomMade,
+  pricingMode: productFields.pricingMode,
+  metal: productFields.metal,
+  metalPurity: productFields.metalPurity,
+  netWeight: productFields.netWeight,
+  makingType: productFields.makingType,
+  makingValue: productFields.makingValue,
+  huid: productFields.huid,
+  certificateLab: productFields.certificateLab,
+  certificateNumber: productFields.certificateNumber,
   images: images(true).optional(),
+}).superRefine((p, ctx) => {
+  for (const issue of pricingIssues(p, false))
+    ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
 });
 export type ProductUpdateInput = z.infer<typeof ProductUpdateSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LIMITS } from './constants';
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters, LIMITS } from './constants';
 
-/** A seller's shop profile as the API returns it (spec §3). */
+/** A seller's shop profile as the API returns it (docs/product-rules.md §3). */
 export interface SellerProfile {
   id: number;
   userId: number;
@@ -26,7 +26,7 @@ export interface SellerProfile {
   createdAt: string;
 }
 
-/** Every seller-area message of the spec (§5, §6), word for word, plus our own server-side texts. */
+/** Every seller-area message of the product rules (docs/product-rules.md §5, §6), word for word, plus our own server-side texts. */
 export const SELLER_MESSAGES = {
   shopNameMin: 'Shop name must be at least 2 characters long.',
   shopAddressMin: 'Shop address must be at least 10 characters long.',
@@ -44,7 +44,7 @@ export const SELLER_MESSAGES = {
   phoneRequired: 'Phone number is required.',
   registrationAdminOnly: 'Seller registration is only available for administrators.',
   profileNotFound: 'Seller profile not found.',
-  // Server-side texts of ours (the spec leaves them open).
+  // Server-side texts of ours (the product rules leave them open).
   profileExists: 'A seller profile already exists for this account.',
   urlSlugTaken: 'This store URL is already taken. Please choose another.',
   urlSlugReserved: 'This store URL is reserved for the site. Please choose another.',
@@ -141,7 +141,12 @@ export const UrlSlugSchema = z
   .max(LIMITS.urlSlugMax, M.urlSlugMax)
   .regex(URL_SLUG_PATTERN, M.urlSlugChars);
 
-const shopName = z.string({ error: M.shopNameMin }).trim().min(2, M.shopNameMin).max(100, M.shopNameMax);
+const shopName = z
+  .string({ error: M.shopNameMin })
+  .trim()
+  .min(2, M.shopNameMin)
+  .max(100, M.shopNameMax)
+  .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTERS_MESSAGE);
 const shopAddress = z
   .string({ error: M.shopAddressMin })
   .trim()
@@ -161,7 +166,7 @@ const optionalText = <T extends z.ZodType>(schema: T) =>
   z.preprocess(blankToNull, schema.nullable().optional()).transform((v) => v ?? undefined);
 
 /**
- * Seller registration (spec §5): the shop setup form of a new seller and the admin registration form.
+ * Seller registration (docs/product-rules.md §5): the shop setup form of a new seller and the admin registration form.
  * Unknown fields are ignored here because the forms may carry display-only fields.
  */
 export const SellerRegistrationSchema = z.object({
@@ -190,7 +195,7 @@ const requiredOnUpdate = <T extends z.ZodType<unknown, string>>(required: string
     .optional()
     .transform((v) => v ?? undefined);
 
-/** Seller profile update (spec §5): strict, every field optional; empty or null values are not written. */
+/** Seller profile update (docs/product-rules.md §5): strict, every field optional; empty or null values are not written. */
 export const SellerProfileUpdateSchema = strict({
   shopName: requiredOnUpdate(M.shopNameRequired, shopName),
   shopAddress: requiredOnUpdate(M.shopAddressRequired, shopAddress),

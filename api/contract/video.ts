@@ -4,7 +4,7 @@ import { CALL_MESSAGES } from './calls';
 export const VIDEO_PROVIDERS = ['p2p', 'twilio'] as const;
 export type VideoProviderName = (typeof VIDEO_PROVIDERS)[number];
 
-/** GET /_api/video/token query: callId a positive integer, coerced from a number (spec §5). */
+/** GET /_api/video/token query: callId a positive integer, coerced from a number (docs/product-rules.md §5). */
 export const videoTokenQuerySchema = z.object({
   callId: z.coerce
     .number({ error: CALL_MESSAGES.invalidCallId })
@@ -12,7 +12,7 @@ export const videoTokenQuerySchema = z.object({
     .positive({ error: CALL_MESSAGES.invalidCallId }),
 });
 
-/** The room both participants join; derived from the call id (spec §4). */
+/** The room both participants join; derived from the call id (docs/product-rules.md §4). */
 export const videoRoomName = (callId: number) => `nagai-call-${callId}`;
 /** The identity of a user in a room. */
 export const videoIdentity = (userId: number) => `user-${userId}`;
@@ -44,6 +44,15 @@ export interface TwilioVideoTokenResponse {
 }
 
 export type VideoTokenResponse = P2pVideoTokenResponse | TwilioVideoTokenResponse;
+/**
+ * GET /_api/video/ice-servers (same query as the token): the caller's ICE servers while the call still rings,
+ * so its browser allocates relay candidates and makes its offer before the accept (p2p calls only; the
+ * participants of an active call get them with the token).
+ */
+export interface IceServersResponse {
+  iceServers: unknown[];
+}
+
 /** The failing shape of GET /_api/video/token (every API error has it). */
 export interface VideoTokenError {
   error: string;
@@ -54,6 +63,7 @@ export interface VideoTokenError {
 export const VIDEO_MESSAGES = {
   callNotFound: CALL_MESSAGES.callNotFound,
   callNotActive: 'Video is only available while the call is active.',
+  callNotLive: 'This call is over.',
   providerUnavailable: 'Video calling is not configured on this server.',
 } as const;
 
@@ -61,15 +71,15 @@ export interface VideoErrorInfo {
   code: number;
   meaning: string;
   message: string;
-  /** Retried with backoff (spec §4: up to 3 tries, 1 s / 2 s / 4 s). */
+  /** Retried with backoff (docs/product-rules.md §4: up to 3 tries, 1 s / 2 s / 4 s). */
   retryable: boolean;
   /** Fetch a fresh token before retrying. */
   refetchToken: boolean;
 }
 
 /**
- * The spec's video error table (§8), used for both providers: Twilio errors arrive with these codes, and
- * the p2p client maps its failures onto the same codes. Where the spec leaves the retry open (53106,
+ * The product rules' video error table (docs/product-rules.md §8), used for both providers: Twilio errors arrive with these codes, and
+ * the p2p client maps its failures onto the same codes. Where the product rules leave the retry open (53106,
  * 53118), a vanished room means the call is over (no retry) while a dropped connection is worth retrying.
  */
 export const VIDEO_ERRORS: Record<number, VideoErrorInfo> = {
@@ -133,7 +143,7 @@ export const VIDEO_ERRORS: Record<number, VideoErrorInfo> = {
   },
 };
 
-/** The spec's other video connection texts (§8). */
+/** The product rules' other video connection texts (docs/product-rules.md §8). */
 export const VIDEO_CONNECTION_MESSAGES = {
   network: 'Network connection issue. Please check your internet connection and try again.',
   /** {message} is the underlying error's message. */
@@ -147,9 +157,14 @@ export const VIDEO_CONNECTION_MESSAGES = {
   loading: 'Loading video call...',
   /** {reason} is the mapped message. */
   callFailed: 'Call Failed - {reason}',
+  /** No network path between the two (strict NATs and no relay, or the relay unreachable). */
+  noRoute:
+    'The call could not connect: no network path between you and the other side. Try again, or switch between Wi-Fi and mobile data.',
+  /** Media gone for 30 s after a drop. */
+  connectionLost: 'The call ended: the connection was lost.',
 } as const;
 
-/** Result of mapping any connection failure onto the spec's table. */
+/** Result of mapping any connection failure onto the product rules' table. */
 export interface MappedVideoError {
   message: string;
   retryable: boolean;
@@ -157,7 +172,7 @@ export interface MappedVideoError {
   code?: number;
 }
 
-/** Maps a provider error (Twilio's { code, message } or a p2p failure) onto the spec's message and retry rule. */
+/** Maps a provider error (Twilio's { code, message } or a p2p failure) onto the product rules' message and retry rule. */
 export function mapVideoError(
   err: { code?: unknown; message?: unknown } | null | undefined,
 ): MappedVideoError {

@@ -6,8 +6,11 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { BackgroundTasks } from './background';
-import type { AppCustomContext, AppDeps, AppRouter, AppState, Clock } from './http/context';
+import { API_ROUTES, pathsWhere, routeAt } from '../contract/routes';
+import type { AppCustomContext, AppDeps, AppRouter, AppState, Clock, Feature } from './http/context';
+import { rawEndpoint } from './http/endpoint';
 import { errorMiddleware } from './http/errors';
+import { inputGuard } from './http/input-guard';
 import { requestLogger } from './http/logging';
 import { csrfGuard, securityHeaders } from './http/security';
 import { invalidatingWrites, ResponseCache, setJsonBody } from './http/response-cache';
@@ -22,14 +25,17 @@ import { cartFeature } from './features/cart/routes';
 import { checkoutFeature } from './features/checkout/routes';
 import { ordersFeature } from './features/orders/routes';
 import { createCallsFeature } from './features/calls/routes';
+import { callQualityFeature } from './features/calls/quality-routes';
 import { videoFeature } from './features/video/routes';
 import { pushFeature } from './features/push/routes';
+import { eventsFeature } from './features/events/routes';
+import { sellingFeature } from './features/selling/routes';
+import { invoicesFeature } from './features/invoices/routes';
+import { scheduleFeature } from './features/schedule/routes';
+import { EventHub } from './features/events/hub';
 
-/** Paths whose bodies may carry uploaded images (data URIs); everything else gets a small limit. */
-export const LARGE_BODY_PATHS: ReadonlySet<string> = new Set([
-  '/_api/products/create',
-  '/_api/products/update',
-]);
+/** Paths whose bodies may carry uploaded images (data URIs): the route table's `bodyLimit: 'large'`. */
+export const LARGE_BODY_PATHS: ReadonlySet<string> = pathsWhere((r) => r.bodyLimit === 'large');
 export const SMALL_BODY_LIMIT = '100kb';
 export const LARGE_BODY_LIMIT = '25mb';
 
@@ -52,15 +58,18 @@ async function serializeJsonOnce(ctx: Koa.Context, next: Koa.Next) {
   }
 }
 
-/** A feature registers its routes (and optional background jobs) here. */
-export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;
-
 /** Calls announce each new ring through deps.hooks (web push listens), without waiting on listeners. */
 const callsFeature: Feature = (router, ctx) =>
   createCallsFeature({
-    onIncomingCall: (call, callerName) => {
+    onIncomingCall: (call, callerName, product) => {
       for (const listener of ctx.deps.hooks.incomingCall) {
-        listener({ callId: call.id, sellerId: call.sellerId, callerId: call.callerId, callerName });
+        listener({
+          callId: call.id,
+          sellerId: call.sellerId,
+          callerId: call.callerId,
+          callerName,
+          productName: product?.name ?? null,
+        });
       }
     },
   })(router, ctx);
@@ -75,8 +84,13 @@ const features: Feature[] = [
   checkoutFeature,
   ordersFeature,
   callsFeature,
+  callQualityFeature,
+  sellingFeature,
+  scheduleFeature,
+  invoicesFeature,
   videoFeature,
   pushFeature,
+  eventsFeature,
 ];
 
 export interface CreateAppOptions {
@@ -104,19 +118,23 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     config: opts.config,
     clock: opts.clock ?? { now: () => new Date() },
     logger: opts.logger,
-    hooks: { incomingCall: [] },
+    hooks: { incomingCall: [], callbackRequested: [] },
     catalogCache: new ResponseCache(opts.config.catalogCache),
+    events: new EventHub(opts.db, opts.logger),
     pushAgent: opts.pushAgent,
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;
+  // Koa keeps only the last maxIpsCount entries of X-Forwarded-For and takes the first of those: the address
+  // our own proxies saw, never an entry the client wrote itself (which sits further left).
+  app.maxIpsCount = opts.config.trustedProxyHops;
   app.context.deps = deps;
   app.silent = true;
 
   const background = new BackgroundTasks(opts.logger);
   const router: AppRouter = new Router<AppState, AppCustomContext>();
 
-  router.get('/healthz', async (ctx) => {
+  rawEndpoint(router, API_ROUTES.health, async (ctx) => {
     await deps.db.raw('select 1');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok', database: deps.dbKind };
@@ -144,10 +162,11 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use((ctx, next) =>
     !BODY_METHODS.has(ctx.method)
       ? next()
-      : LARGE_BODY_PATHS.has(ctx.path)
+      : routeAt(ctx.method, ctx.path)?.bodyLimit === 'large'
         ? largeBody(ctx, next)
         : smallBody(ctx, next),
   );
+  app.use(inputGuard());
   app.use(sessionMiddleware());
   app.use(invalidatingWrites(deps.catalogCache));
   app.use(router.routes());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOLD_HOURS_DEFAULT } from '../contract/call-selling';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -16,12 +17,30 @@ const EnvSchema = z.object({
   SEED_DEMO: bool.optional(),
   ADMIN_SIGNUP_CODE: z.string().min(1).optional(),
   TRUST_PROXY: bool.default(false),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  REGISTRATION_LIMIT_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(500),
+  LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_DELAY_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_FAILURES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+  PASSWORD_CHANGE_ATTEMPTS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  CALL_INITIATE_LIMIT_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  SEARCH_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  UPLOAD_LIMIT_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(300),
+  UNPAID_ORDERS_MAX_PER_CUSTOMER: z.coerce.number().int().min(1).max(1_000_000).default(3),
+  UNPAID_ORDER_HOLD_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1440),
+  HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
+  PUSH_ENDPOINT_HOSTS: z.string().optional(),
   PUBLIC_ORIGIN: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
   CALL_RING_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
+  EVENT_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   VIDEO_PROVIDER: z.enum(['p2p', 'twilio']).optional(),
   ICE_SERVERS: z.string().optional(),
+  TURN_URLS: z.string().optional(),
+  TURN_SECRET: z.string().min(16).optional(),
+  TURN_CREDENTIAL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_API_KEY_SID: z.string().optional(),
   TWILIO_API_KEY_SECRET: z.string().optional(),
@@ -50,13 +69,27 @@ export interface Config {
   seedDemo: boolean;
   adminSignupCode: string | undefined;
   trustProxy: boolean;
+  /** Behind TRUST_PROXY, the client address is this many entries from the right of X-Forwarded-For. */
+  trustedProxyHops: number;
+  /** Abuse limits (see README's configuration table and docs/security.md). */
+  limits: Limits;
+  /** Unpaid orders: how many a customer may hold open, and how long their stock stays reserved. */
+  unpaidOrders: { maxPerCustomer: number; holdMs: number };
+  /** How long a piece held in a call stays reserved for the customer (HOLD_HOURS), in ms. */
+  productHoldMs: number;
+  /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
+  pushEndpointHosts: string[];
   publicOrigin: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlDays: number;
   callRingTimeoutMs: number;
+  /** How often an open event stream sends a heartbeat (and its session is checked). */
+  eventStreamHeartbeatMs: number;
   video: {
     provider: 'p2p' | 'twilio';
     iceServers: unknown[];
+    /** Our own relay (coturn with use-auth-secret): per-participant credentials are minted per call. */
+    turn?: { urls: string[]; secret: string; ttlSeconds: number };
     twilio?: { accountSid: string; apiKeySid: string; apiKeySecret: string };
   };
   vapid?: { publicKey: string; privateKey: string; subject: string };
@@ -70,6 +103,31 @@ export interface Config {
   /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
   catalogCache: { ttlMs: number; maxBytes: number };
 }
+
+export interface Limits {
+  registrationPerIpPerHour: number;
+  /** Failed logins per account and address before each further attempt has to wait. */
+  loginFreeAttempts: number;
+  /** The first wait after the free attempts; it doubles with every further failure, up to loginDelayMaxMs. */
+  loginDelayBaseMs: number;
+  loginDelayMaxMs: number;
+  /** A loose outer bound per address across all accounts (a carrier NAT holds thousands of customers). */
+  loginFailuresPerIpPerHour: number;
+  passwordChangeAttemptsPerUser: number;
+  callInitiatePerUserPerMinute: number;
+  searchPerIpPerMinute: number;
+  uploadsPerUserPerHour: number;
+}
+
+/** The push services browsers subscribe with: Chrome/Edge/Samsung (FCM), Firefox, Safari, Windows (WNS). */
+export const DEFAULT_PUSH_ENDPOINT_HOSTS = [
+  'fcm.googleapis.com',
+  'android.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -96,6 +154,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       throw new Error('Invalid environment:\nICE_SERVERS: must be a JSON array of RTCIceServer objects');
     }
   }
+  const turnUrls = (e.TURN_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (turnUrls.some((u) => !/^turns?:[^\s]+$/.test(u))) {
+    throw new Error('Invalid environment:\nTURN_URLS: a comma-separated list of turn: or turns: URLs');
+  }
+  if (turnUrls.length > 0 && !e.TURN_SECRET) {
+    throw new Error('Invalid environment:\nTURN_SECRET: required with TURN_URLS (at least 16 characters)');
+  }
+  const turn =
+    turnUrls.length > 0 && e.TURN_SECRET
+      ? { urls: turnUrls, secret: e.TURN_SECRET, ttlSeconds: e.TURN_CREDENTIAL_TTL_SECONDS }
+      : undefined;
+  const pushHosts = e.PUSH_ENDPOINT_HOSTS
+    ? e.PUSH_ENDPOINT_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean)
+    : DEFAULT_PUSH_ENDPOINT_HOSTS;
+  if (pushHosts.some((h) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/.test(h))) {
+    throw new Error(
+      'Invalid environment:\nPUSH_ENDPOINT_HOSTS: comma-separated host names (*.example.com for subdomains, host:port for a port)',
+    );
+  }
   const config: Config = {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -111,11 +193,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     adminSignupCode: e.ADMIN_SIGNUP_CODE,
     trustProxy: e.TRUST_PROXY,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    limits: {
+      registrationPerIpPerHour: e.REGISTRATION_LIMIT_PER_IP_PER_HOUR,
+      loginFreeAttempts: e.LOGIN_FREE_ATTEMPTS,
+      loginDelayBaseMs: e.LOGIN_DELAY_BASE_SECONDS * 1000,
+      loginDelayMaxMs: Math.max(e.LOGIN_DELAY_BASE_SECONDS, e.LOGIN_DELAY_MAX_SECONDS) * 1000,
+      loginFailuresPerIpPerHour: e.LOGIN_FAILURES_PER_IP_PER_HOUR,
+      passwordChangeAttemptsPerUser: e.PASSWORD_CHANGE_ATTEMPTS_PER_USER,
+      callInitiatePerUserPerMinute: e.CALL_INITIATE_LIMIT_PER_USER_PER_MINUTE,
+      searchPerIpPerMinute: e.SEARCH_LIMIT_PER_IP_PER_MINUTE,
+      uploadsPerUserPerHour: e.UPLOAD_LIMIT_PER_USER_PER_HOUR,
+    },
+    unpaidOrders: {
+      maxPerCustomer: e.UNPAID_ORDERS_MAX_PER_CUSTOMER,
+      holdMs: e.UNPAID_ORDER_HOLD_MINUTES * 60_000,
+    },
+    productHoldMs: e.HOLD_HOURS * 3_600_000,
+    pushEndpointHosts: pushHosts,
     publicOrigin: e.PUBLIC_ORIGIN,
     logLevel: e.LOG_LEVEL,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     callRingTimeoutMs: e.CALL_RING_TIMEOUT_MS,
-    video: { provider: e.VIDEO_PROVIDER ?? (twilio ? 'twilio' : 'p2p'), iceServers, twilio },
+    eventStreamHeartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS,
+    video: { provider: e.VIDEO_PROVIDER ?? (twilio ? 'twilio' : 'p2p'), iceServers, turn, twilio },
     vapid:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
         ? {

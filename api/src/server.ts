@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { migrateLatest } from '../../db/migrate';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../db/seeds/demo';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seeds/demo';
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
@@ -18,7 +18,7 @@ async function main() {
     await seedDemoData(database.knex, { log: (m) => logger.info(m) });
   }
 
-  const { app, background } = createApp({
+  const { app, background, deps } = createApp({
     db: database.knex,
     dbKind: database.kind,
     config,
@@ -92,6 +92,8 @@ async function main() {
     hardStop.unref();
     // Refuse new connections; finish what is in flight; close keep-alive connections as they go idle.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Open event streams end now (their clients reconnect to another process, or poll meanwhile).
+    await deps.events.stop();
     server.closeIdleConnections();
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     await closed;

@@ -1,14 +1,49 @@
 import type { Knex } from 'knex';
-import {
-  CALL_STATUSES,
-  ORDER_STATUSES,
-  PAYMENT_METHODS,
-  PAYMENT_STATUSES,
-  PRODUCT_CATEGORIES,
-  PRODUCT_MATERIALS,
-  SIGNAL_KINDS,
-  USER_ROLES,
-} from '../../api/contract/constants';
+
+/*
+ * The value lists of the CHECK constraints, frozen as they were when this migration landed: a migration must
+ * keep producing the same schema whatever the code's constants become. A change to a list is a new migration;
+ * tests/api/schema-constants.test.ts fails while the database and api/contract/constants.ts disagree.
+ */
+const USER_ROLES = ['customer', 'seller', 'admin'];
+const PRODUCT_CATEGORIES = [
+  'anklets',
+  'armlets',
+  'bangles',
+  'bracelets',
+  'bridal_sets',
+  'chains',
+  'earrings',
+  'hair_accessories',
+  'necklaces',
+  'nose_pins',
+  'pendants',
+  'rings',
+  'toe_rings',
+  'waist_chains',
+];
+const PRODUCT_MATERIALS = [
+  'artificial',
+  'brass',
+  'copper',
+  'diamond',
+  'emerald',
+  'gold',
+  'kundan',
+  'meenakari',
+  'pearl',
+  'platinum',
+  'polki',
+  'ruby',
+  'sapphire',
+  'silver',
+  'temple_jewelry',
+];
+const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'];
+const PAYMENT_METHODS = ['credit_card', 'google_pay', 'cash_on_delivery'];
+const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'];
+const CALL_STATUSES = ['pending', 'ringing', 'active', 'declined', 'ended', 'missed'];
+const SIGNAL_KINDS = ['offer', 'answer', 'candidate', 'bye'];
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 

@@ -19,12 +19,13 @@ import { createQueryClient } from './lib/query-client';
 
 /**
  * Routes rendered on the server: the public pages a visitor usually lands on (the landing, the marketplace,
- * the directory, and storefronts, whose links are shared).
+ * the directory, and products and storefronts, whose links are shared).
  */
 const SSR_ROUTES: ReadonlySet<string> = new Set([
   '/',
   '/marketplace',
   '/sellers',
+  '/product/:productRef',
   '/sellers/:sellerId',
   '/:sellerSlug',
 ]);

@@ -76,6 +76,7 @@ describe('POST /_api/auth/register_with_password', () => {
       phone: null,
       address: null,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      failedLogins: null,
       sellerProfile: null,
     });
     expect(client.cookies.get(SESSION_COOKIE)).toBeTruthy();
@@ -157,7 +158,7 @@ describe('POST /_api/auth/register_with_password', () => {
     ]);
   });
 
-  it('gives the spec’s messages for invalid fields and rejects unknown fields', async () => {
+  it('gives the product-rule messages for invalid fields and rejects unknown fields', async () => {
     const c = api.client();
     const path = '/_api/auth/register_with_password';
     const ok = { email: email('v'), password: 'longenough', displayName: 'Valid' };
@@ -224,7 +225,7 @@ describe('POST /_api/auth/login_with_password', () => {
     expect(wrong.cookies.size + unknown.cookies.size).toBe(0);
   });
 
-  it('gives the spec’s messages and rejects unknown fields', async () => {
+  it('gives the product-rule messages and rejects unknown fields', async () => {
     const c = api.client();
     const path = '/_api/auth/login_with_password';
     await expectValidation(c, path, {}, M.emailRequired);
@@ -262,7 +263,7 @@ describe('POST /_api/auth/logout', () => {
 });
 
 describe('POST /_api/user/profile/update', () => {
-  it('answers 401 with the spec’s message for a visitor', async () => {
+  it('answers 401 with the product-rule message for a visitor', async () => {
     const res = await api.client().post('/_api/user/profile/update', { displayName: 'X' });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: M.mustBeLoggedIn, code: 'unauthenticated' });
@@ -272,9 +273,17 @@ describe('POST /_api/user/profile/update', () => {
     const user = await buildUser(api.db.knex, { phone: '9876543210', address: 'Old street' });
     const client = api.client();
     await login(client, user);
+    await api.db.knex('media').insert({
+      key: `avatar-${user.id}.webp`,
+      content_type: 'image/webp',
+      width: 1,
+      height: 1,
+      byte_size: 1,
+      data: Buffer.from([0]),
+    });
     const res = await client.post<UserBody>('/_api/user/profile/update', {
       displayName: 'Priya R',
-      avatarUrl: 'https://images.example.test/priya.png',
+      avatarUrl: `/media/avatar-${user.id}.webp`,
       address: '',
     });
     expect(res.status).toBe(200);
@@ -282,7 +291,7 @@ describe('POST /_api/user/profile/update', () => {
       id: user.id,
       email: user.email,
       displayName: 'Priya R',
-      avatarUrl: 'https://images.example.test/priya.png',
+      avatarUrl: `/media/avatar-${user.id}.webp`,
       phone: '9876543210',
       address: null,
     });
@@ -294,25 +303,31 @@ describe('POST /_api/user/profile/update', () => {
     expect(cleared.body.user).toMatchObject({ phone: null, avatarUrl: null, displayName: 'Priya R' });
   });
 
-  it('changes the email, which then signs in, and refuses another user’s email with 409', async () => {
+  it('changes the email with the current password, which then signs in; another user’s email is refused', async () => {
     const other = await buildUser(api.db.knex);
     const user = await buildUser(api.db.knex);
     const client = api.client();
     await login(client, user);
 
-    const taken = await client.post('/_api/user/profile/update', { email: other.email.toUpperCase() });
-    expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ error: M.emailAlreadyInUse, code: 'email_in_use' });
+    const taken = await client.post('/_api/user/profile/update', {
+      email: other.email.toUpperCase(),
+      currentPassword: user.password,
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ error: M.emailUnavailable, code: 'email_unavailable' });
 
     const fresh = email('moved');
-    const moved = await client.post<UserBody>('/_api/user/profile/update', { email: fresh.toUpperCase() });
+    const moved = await client.post<UserBody>('/_api/user/profile/update', {
+      email: fresh.toUpperCase(),
+      currentPassword: user.password,
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.user.email).toBe(fresh);
     const again = api.client();
     await login(again, { email: fresh, password: user.password });
   });
 
-  it('gives every spec message for invalid fields', async () => {
+  it('gives every product-rule message for invalid fields', async () => {
     const user = await buildUser(api.db.knex, { displayName: 'Unchanged' });
     const c = api.client();
     await login(c, user);
@@ -322,7 +337,7 @@ describe('POST /_api/user/profile/update', () => {
     await expectValidation(c, path, { displayName: 'ok', role: 'admin' }, M.unknownFields);
     await expectValidation(c, path, { displayName: '  ' }, M.displayNameEmpty);
     await expectValidation(c, path, { displayName: null }, M.displayNameEmpty);
-    await expectValidation(c, path, { email: 'priya@' }, M.invalidEmail);
+    await expectValidation(c, path, { email: 'priya@', currentPassword: 'x' }, M.invalidEmail);
     await expectValidation(c, path, { avatarUrl: 'not a url' }, M.invalidAvatarUrl);
     await expectValidation(c, path, { avatarUrl: 'javascript:alert(1)' }, M.invalidAvatarUrl);
     await expectValidation(c, path, { phone: '1234' }, M.phoneMin);
@@ -378,7 +393,7 @@ describe('POST /_api/user/password/change', () => {
     await login(api.client(), { email: user.email, password: STRONG });
   });
 
-  it('gives every spec message for invalid fields', async () => {
+  it('gives every product-rule message for invalid fields', async () => {
     const user = await buildUser(api.db.knex);
     const c = api.client();
     await login(c, user);

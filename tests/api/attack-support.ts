@@ -96,6 +96,12 @@ export function rawRequest(
           body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       },
       (res) => {
+        // An event stream (GET /_api/events) stays open by design: its status and headers are the answer.
+        if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: undefined });
+          req.destroy();
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {

@@ -171,15 +171,22 @@ describe('POST /_api/call/initiate', () => {
       phone: null,
       address: null,
       createdAt: session.created_at,
+      failedLogins: null,
     };
     const seen: { callId: number; sellerId: number; callerName: string }[] = [];
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const result = await initiateCall(api.handle.deps, caller, seller.id, async (call, callerName) => {
-      seen.push({ callId: call.id, sellerId: call.sellerId, callerName });
-      await gate; // a slow push service
-      throw new Error('push service down');
-    });
+    const result = await initiateCall(
+      api.handle.deps,
+      caller,
+      seller.id,
+      undefined,
+      async (call, callerName) => {
+        seen.push({ callId: call.id, sellerId: call.sellerId, callerName });
+        await gate; // a slow push service
+        throw new Error('push service down');
+      },
+    );
     expect(result.status).toBe('pending');
     await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual([{ callId: result.callId, sellerId: seller.id, callerName: 'Meena' }]);
@@ -241,6 +248,7 @@ describe('GET /_api/call/incoming', () => {
           callId,
           caller: { id: p.customer.id, displayName: p.customer.displayName, avatarUrl: '/media/a.webp' },
           createdAt: expect.any(String),
+          product: null,
         },
       ],
     });
@@ -487,6 +495,9 @@ describe('GET /_api/call/status', () => {
       createdAt: expect.any(String),
       answeredAt: null,
       endedAt: null,
+      endReason: null,
+      shopName: p.seller.shopName,
+      product: null,
     });
     await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
     const theirs = await p.asSeller.get<CallStatusResponse>(`/_api/call/status?callId=${callId}`);
@@ -499,6 +510,26 @@ describe('GET /_api/call/status', () => {
       answeredAt: expect.any(String),
       endedAt: null,
     });
+  });
+
+  it('says how an ended call ended: a hang-up by default, or the call ending on its own', async () => {
+    for (const reason of [undefined, 'no_route', 'connection_lost'] as const) {
+      const p = await callParties(api);
+      const callId = await activeCall(p);
+      const ended = await p.asCustomer.post('/_api/call/end', reason ? { callId, reason } : { callId });
+      expect(ended.status).toBe(200);
+      const status = await p.asSeller.get<CallStatusResponse>(`/_api/call/status?callId=${callId}`);
+      expect(status.body).toMatchObject({ status: 'ended', endReason: reason ?? 'hangup' });
+      // The second side's end (it noticed too) changes nothing.
+      await p.asSeller.post('/_api/call/end', { callId, reason: 'connection_lost' });
+      const again = await p.asCustomer.get<CallStatusResponse>(`/_api/call/status?callId=${callId}`);
+      expect(again.body.endReason).toBe(reason ?? 'hangup');
+    }
+    const p = await callParties(api);
+    const callId = await activeCall(p);
+    const bad = await p.asCustomer.post('/_api/call/end', { callId, reason: 'bored' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("reason must be 'hangup', 'no_route' or 'connection_lost'.");
   });
 
   it('is for participants only and validates callId', async () => {
@@ -678,6 +709,7 @@ describe('GET /_api/calls/history', () => {
       answeredAt: expect.any(String),
       endedAt: expect.any(String),
       durationSeconds: 65,
+      product: null,
     });
 
     const theirs = await p.asSeller.get<CallHistoryResponse>('/_api/calls/history');

@@ -70,13 +70,17 @@ describe('cart add', () => {
         shopName: 'Lakshmi Jewellers',
         available: true,
         lineTotal: '3703.50',
+        hold: null,
+        // The price when added, and whether it moved since (issue #25).
+        priceAtAdd: '1234.50',
+        priceChanged: false,
       },
     ]);
     expect(cart.totalAmount).toBe('3703.50');
     expect(cart.totalQuantity).toBe(3);
   });
 
-  it("refuses more than the stock with the spec's message, counting what is already in the cart", async () => {
+  it('refuses more than the stock with the product-rule message, counting what is already in the cart', async () => {
     const { client } = await newCustomer(api);
     const p = await buildProduct(api.db.knex, seller.id, { stockQuantity: 3 });
     const tooMany = await client.post('/_api/cart/add', { productId: p.id, quantity: 4 });
@@ -157,7 +161,7 @@ describe('cart update and remove', () => {
     expect((await listCart(client)).totalAmount).toBe('300.00');
   });
 
-  it("requires a quantity of at least 1 with the spec's message", async () => {
+  it('requires a quantity of at least 1 with the product-rule message', async () => {
     const { client } = await newCustomer(api);
     const p = await buildProduct(api.db.knex, seller.id);
     const added = await client.post<{ cartItemId: number }>('/_api/cart/add', {

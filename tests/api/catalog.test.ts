@@ -59,6 +59,7 @@ beforeAll(async () => {
     price: 3000,
     createdAt: ago(2),
     ratingAvg: 3.9,
+    ratingCount: 12,
     unitsSold: 50,
   });
   p.necklace = await buildProduct(db, shopA.id, {
@@ -68,6 +69,7 @@ beforeAll(async () => {
     price: 250000,
     createdAt: ago(3),
     ratingAvg: 4.9,
+    ratingCount: 12,
     unitsSold: 5,
   });
   p.chain = await buildProduct(db, shopB.id, {
@@ -77,6 +79,7 @@ beforeAll(async () => {
     price: 60000,
     createdAt: ago(4),
     ratingAvg: 4.0,
+    ratingCount: 12,
     unitsSold: 80,
   });
   p.ring = await buildProduct(db, shopB.id, {
@@ -86,6 +89,7 @@ beforeAll(async () => {
     price: 12000,
     createdAt: ago(5),
     ratingAvg: 4.2,
+    ratingCount: 12,
     unitsSold: 20,
   });
   p.bangle = await buildProduct(db, shopB.id, {
@@ -133,7 +137,7 @@ describe('GET /_api/products/list', () => {
     expect(res.body.pagination).toEqual({ currentPage: 1, limit: 10, totalProducts: 7, totalPages: 1 });
   });
 
-  it('answers every product field of the spec, money as decimal strings and images by position', async () => {
+  it('answers every product field of the product rules, money as decimal strings and images by position', async () => {
     const res = await list('?category=earrings&material=gold');
     const product = res.body.products[0];
     expect(product).toMatchObject({

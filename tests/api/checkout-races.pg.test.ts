@@ -17,7 +17,8 @@ let asShop: ApiClient;
 let customers: { user: BuiltUser; client: ApiClient }[] = [];
 beforeAll(async () => {
   const db = await createTestDatabase('pg', { poolMax: 20, connectionTimeoutMs: 20_000 });
-  api = await startTestApi({ db });
+  // The same customers check out round after round: the unpaid-order cap is another test's subject.
+  api = await startTestApi({ db, env: { UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000' } });
   shop = await buildSeller(api.db.knex);
   asShop = await signIn(api, shop);
   customers = [];

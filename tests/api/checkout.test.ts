@@ -48,7 +48,7 @@ describe('checkout access and validation', () => {
     expect(long.status).toBe(400);
   });
 
-  it("requires every text field with the spec's messages", async () => {
+  it('requires every text field with the product-rule messages', async () => {
     const { client } = await newCustomer(api);
     const cases: [string, string][] = [
       ['customerName', 'Customer name is required'],
@@ -68,6 +68,70 @@ describe('checkout access and validation', () => {
     const bad = await postCheckout(client, checkoutBody({ paymentMethod: 'bitcoin' }));
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('validation_failed');
+  });
+
+  it('refuses a PIN code that is not six digits or starts with 0, with a clear message on the field', async () => {
+    const { client } = await newCustomer(api);
+    const message = 'Enter a 6-digit PIN code that does not start with 0 (for example 600001).';
+    for (const pinCode of ['012345', '60001', '6000011', '6000O1', 'PIN 600001', '600-001']) {
+      const res = await postCheckout(client, checkoutBody({ pinCode }));
+      expect(res.status, pinCode).toBe(400);
+      expect(res.body.error, pinCode).toBe(message);
+      expect((res.body as { issues?: { path: string }[] }).issues?.[0]?.path, pinCode).toBe('pinCode');
+    }
+  });
+
+  it('refuses a mobile number that is not ten digits starting 6 to 9, with a clear message on the field', async () => {
+    const { client } = await newCustomer(api);
+    const message = 'Enter a 10-digit mobile number starting with 6, 7, 8 or 9 (for example 98765 43210).';
+    for (const customerPhone of [
+      '5876501234', // starts with 5
+      '987650123', // nine digits
+      '98765012345', // eleven digits
+      '+92 98765 01234', // not India
+      '+91 5876501234',
+      '00 98765 01234',
+      '98765-O1234',
+      '12345',
+    ]) {
+      const res = await postCheckout(client, checkoutBody({ customerPhone }));
+      expect(res.status, customerPhone).toBe(400);
+      expect(res.body.error, customerPhone).toBe(message);
+      expect((res.body as { issues?: { path: string }[] }).issues?.[0]?.path, customerPhone).toBe(
+        'customerPhone',
+      );
+    }
+  });
+
+  it('accepts a mobile number with +91, 91 or 0 in front and spaces or hyphens, and keeps its ten digits', () => {
+    for (const typed of [
+      '9876501234',
+      '+91 98765 01234',
+      '+919876501234',
+      '91 98765-01234',
+      '098765 01234',
+      ' 98765 01234 ',
+    ]) {
+      expect(CheckoutSchema.parse(checkoutBody({ customerPhone: typed })).customerPhone, typed).toBe(
+        '9876501234',
+      );
+    }
+    for (const pin of ['600001', '110001', '999999', ' 641 002 '])
+      expect(CheckoutSchema.safeParse(checkoutBody({ pinCode: pin })).success, pin).toBe(true);
+    expect(CheckoutSchema.parse(checkoutBody({ pinCode: ' 641 002 ' })).pinCode).toBe('641002');
+  });
+
+  it('stores the normalised mobile number on the order', async () => {
+    const { client } = await newCustomer(api);
+    const bangle = await buildProduct(api.db.knex, shopB.id, { name: 'Glass bangle', price: '250.00' });
+    expect((await client.post('/_api/cart/add', { productId: bangle.id, quantity: 1 })).status).toBe(200);
+    const res = await postCheckout(
+      client,
+      checkoutBody({ customerPhone: '+91 70123-45678', pinCode: '625 001' }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.orders[0].customer.phone).toBe('7012345678');
+    expect(res.body.orders[0].pinCode).toBe('625001');
   });
 
   it('defaults the payment method to credit_card', () => {

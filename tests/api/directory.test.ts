@@ -87,6 +87,7 @@ describe('GET /_api/sellers/list', () => {
       videoCallEnabled: true,
       urlSlug: anand.urlSlug,
       isOnline: false,
+      callState: { state: 'offline' },
       avatarInitials: 'AK',
     });
     expect(res.body.sellers[0].productCount).toBe(3); // the deleted product is not counted
@@ -129,7 +130,7 @@ describe('GET /_api/sellers/list', () => {
     expect(inState.body.pagination).toMatchObject({ totalSellers: 0, totalPages: 0 });
   });
 
-  it('pages with the limit rules of the spec', async () => {
+  it('pages with the directory limit rules (docs/product-rules.md §5)', async () => {
     const second = await list('?limit=3&page=2');
     expect(sellerIds(second)).toEqual([newShop.id]);
     expect(second.body.pagination).toEqual({

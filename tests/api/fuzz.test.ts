@@ -238,14 +238,95 @@ function problem(res: { status: number; text: string; json: unknown }): string |
   return null;
 }
 
+// Values a validator accepts for many fields, so that one hostile value in a learned field reaches the handler
+// (and the database) with the fields around it valid.
+const plausible = fc.constantFrom<unknown>(
+  1,
+  2,
+  3,
+  'accept',
+  'offer',
+  'hangup',
+  'confirmed',
+  'cash_on_delivery',
+  'Kavya Iyer',
+  'kavya@example.test',
+  'Temple#Bells42',
+  '9876543210',
+  '625001',
+  'Madurai',
+  '12 Temple Street, Madurai',
+  'https://fcm.googleapis.com/fcm/send/fuzz',
+  { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+  { sdp: 'v=0', type: 'offer' },
+  null,
+  true,
+);
+// What once gave 500s: NUL characters, ids past 2^31 − 1, wrong types, deep nesting, hidden characters.
+const hostile = fc.constantFrom<unknown>(
+  'a\u0000b',
+  '\u0000',
+  2147483648,
+  -2147483649,
+  2 ** 53 + 2,
+  1e300,
+  1.5,
+  -1,
+  'soon',
+  '\u202Eevil',
+  [],
+  {},
+  JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) as unknown,
+);
+
+/**
+ * The fields an endpoint's validator names when sent nothing (a 400 lists its issues' paths), learned from the
+ * live router as this role sees it: no hand-kept table of routes or fields.
+ */
+async function learnedFields(ep: Endpoint, headers: Record<string, string>): Promise<string[]> {
+  const res = await rawRequest(api.url, ep.method, ep.path, headers, ep.method === 'POST' ? '{}' : undefined);
+  const issues = (res.json as { issues?: { path: string }[] } | undefined)?.issues ?? [];
+  return [...new Set(issues.map((i) => i.path.split('.')[0]).filter((k) => k && k !== 'form'))];
+}
+
+/** Objects over the learned fields: mostly plausible values, one or more hostile. */
+const learnedBody = (fields: string[]) =>
+  fc
+    .tuple(
+      fc.record(
+        Object.fromEntries(fields.map((f) => [f, fc.oneof({ weight: 3, arbitrary: plausible }, hostile)])),
+      ),
+      fc.constantFrom(...fields),
+      hostile,
+    )
+    .map(([obj, field, bad]) => ({ ...obj, [field]: bad }));
+
 async function fuzzOne(ep: Endpoint, role: Role, client: ApiClient): Promise<void> {
   const headers = (): Record<string, string> => ({
     Origin: api.url,
     'Content-Type': 'application/json',
     Cookie: client.cookieHeader(),
   });
+  const fields = await learnedFields(ep, headers());
+  const learned = fields.length > 0 ? learnedBody(fields) : null;
+  const bodies = learned
+    ? fc.oneof(
+        jsonBody,
+        learned.map((o) => JSON.stringify(o)),
+      )
+    : jsonBody;
+  const queries = learned
+    ? fc.oneof(
+        queryString,
+        learned.map((o) =>
+          new URLSearchParams(
+            Object.entries(o).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+          ).toString(),
+        ),
+      )
+    : queryString;
   await fc.assert(
-    fc.asyncProperty(queryString, jsonBody, async (qs, body) => {
+    fc.asyncProperty(queries, bodies, async (qs, body) => {
       const path = qs ? `${ep.path}?${qs}` : ep.path;
       const res = await rawRequest(
         api.url,

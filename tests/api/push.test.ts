@@ -1,7 +1,7 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushIncomingCall } from '../../api/src/features/push/service';
-import { buildSeller, buildUser, login } from '../factories';
+import { buildProduct, buildSeller, buildUser, login } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
 import { testDbKind } from '../support/db';
 import { LocalPushService } from '../support/push-receiver';
@@ -14,11 +14,17 @@ beforeAll(async () => {
   await pushService.start();
 });
 afterAll(async () => pushService?.stop());
+/** The local push double's host:port, allowed as a push service for these tests (PUSH_ENDPOINT_HOSTS). */
+const pushHost = () => new URL(pushService.origin).host;
 
 describe('push keys', () => {
   it('uses VAPID keys from the environment when set', async () => {
     const api = await startTestApi({
-      env: { VAPID_PUBLIC_KEY: configuredKeys.publicKey, VAPID_PRIVATE_KEY: configuredKeys.privateKey },
+      env: {
+        VAPID_PUBLIC_KEY: configuredKeys.publicKey,
+        VAPID_PRIVATE_KEY: configuredKeys.privateKey,
+        PUSH_ENDPOINT_HOSTS: pushHost(),
+      },
     });
     try {
       const res = await api.client().get('/_api/push/public-key');
@@ -58,6 +64,7 @@ describe('subscriptions and delivery', () => {
         VAPID_PUBLIC_KEY: configuredKeys.publicKey,
         VAPID_PRIVATE_KEY: configuredKeys.privateKey,
         VAPID_SUBJECT: 'mailto:ops@nagai.test',
+        PUSH_ENDPOINT_HOSTS: pushHost(),
       },
       pushAgent: undefined,
     });
@@ -92,6 +99,7 @@ describe('subscriptions and delivery', () => {
         VAPID_PUBLIC_KEY: configuredKeys.publicKey,
         VAPID_PRIVATE_KEY: configuredKeys.privateKey,
         VAPID_SUBJECT: 'mailto:ops@nagai.test',
+        PUSH_ENDPOINT_HOSTS: pushHost(),
       },
       pushAgent: pushService.agent,
     });
@@ -113,6 +121,7 @@ describe('subscriptions and delivery', () => {
         sellerId: seller.id,
         callerId: 1,
         callerName: 'Priya Raman',
+        productName: 'Temple necklace',
       });
       expect(outcome).toEqual({ sent: 1, removed: 0, failed: 0 });
       await pushService.waitFor(before + 1);
@@ -123,6 +132,7 @@ describe('subscriptions and delivery', () => {
         type: 'incoming-call',
         callId: 42,
         callerName: 'Priya Raman',
+        productName: 'Temple necklace',
         locale: 'ta',
       });
       expect(got.ttl).toBe(30);
@@ -139,7 +149,11 @@ describe('subscriptions and delivery', () => {
 
   it('deletes a subscription the push service reports gone (410) and keeps one after other failures', async () => {
     const local = await startTestApi({
-      env: { VAPID_PUBLIC_KEY: configuredKeys.publicKey, VAPID_PRIVATE_KEY: configuredKeys.privateKey },
+      env: {
+        VAPID_PUBLIC_KEY: configuredKeys.publicKey,
+        VAPID_PRIVATE_KEY: configuredKeys.privateKey,
+        PUSH_ENDPOINT_HOSTS: pushHost(),
+      },
       pushAgent: pushService.agent,
     });
     try {
@@ -185,7 +199,11 @@ describe('subscriptions and delivery', () => {
 describe('push on initiate', () => {
   it('pushes the ring to the seller when a customer initiates a call, without delaying the answer', async () => {
     const local = await startTestApi({
-      env: { VAPID_PUBLIC_KEY: configuredKeys.publicKey, VAPID_PRIVATE_KEY: configuredKeys.privateKey },
+      env: {
+        VAPID_PUBLIC_KEY: configuredKeys.publicKey,
+        VAPID_PRIVATE_KEY: configuredKeys.privateKey,
+        PUSH_ENDPOINT_HOSTS: pushHost(),
+      },
       pushAgent: pushService.agent,
     });
     try {
@@ -207,6 +225,23 @@ describe('push on initiate', () => {
         type: 'incoming-call',
         callId: res.body.callId,
         callerName: 'Meena Sundaram',
+        locale: 'en',
+      });
+
+      // A call placed from a product names it, for the notification's "Calling about …".
+      await cc.post('/_api/call/end', { callId: res.body.callId });
+      const product = await buildProduct(local.db.knex, seller.id, { name: 'Temple necklace' });
+      const about = await cc.post<{ callId: number }>('/_api/call/initiate', {
+        sellerId: seller.id,
+        productId: product.id,
+      });
+      expect(about.status).toBe(201);
+      await pushService.waitFor(before + 2);
+      expect(pushService.received.at(-1)!.payload).toEqual({
+        type: 'incoming-call',
+        callId: about.body.callId,
+        callerName: 'Meena Sundaram',
+        productName: 'Temple necklace',
         locale: 'en',
       });
     } finally {

@@ -15,14 +15,17 @@ afterAll(async () => api?.close());
 const rate = (client: ApiClient, body: Record<string, unknown>) =>
   client.post<RateProductResponse & { error?: string; code?: string }>('/_api/orders/rate', body);
 
-/** A customer's order of the given products, moved to `status` by its seller. */
+/** A customer's order of the given products, moved to `status` by its seller (delivered: and paid). */
 async function orderOf(productIds: number[], status = 'delivered') {
   const c = await newCustomer(api);
   const [order] = await buy(
     c.client,
     productIds.map((productId) => ({ productId, quantity: 1 })),
   );
-  await api.db.knex('orders').where({ id: order.id }).update({ status });
+  await api.db
+    .knex('orders')
+    .where({ id: order.id })
+    .update({ status, ...(status === 'delivered' ? { payment_status: 'paid', paid_at: new Date() } : {}) });
   return { ...c, order };
 }
 

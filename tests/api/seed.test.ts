@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../api/contract/constants';
 import { verifyPassword } from '../../api/src/features/accounts/password';
 import { toNumber } from '../../db/connection';
-import { generateBulkData } from '../../db/seeds/bulk';
-import { DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../db/seeds/demo';
+import { generateBulkData } from '../../api/src/seeds/bulk';
+import { DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../api/src/seeds/demo';
 import { startTestApi, type TestApi } from '../support/api';
 
 const GSTIN = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;

@@ -1,3 +1,4 @@
+import { ALWAYS_OPEN } from '../../api/contract/shop-hours';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProduct, buildSeller, buildUser, type BuiltSeller, type BuiltUser } from '../factories';
@@ -59,6 +60,8 @@ async function insertOrder(sellerId: number, productId: number, status: string):
       state: 'Tamil Nadu',
       pin_code: '600001',
       payment_method: 'cash_on_delivery',
+      // A delivered cash-on-delivery order has had its cash collected (it can be rated).
+      payment_status: status === 'delivered' ? 'paid' : 'pending',
     })
     .returning('id')) as { id: number }[];
   await api.db.knex('order_items').insert({
@@ -111,6 +114,19 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
+/** orderA with a tax invoice (an order inserted here has none; checkout issues it). */
+async function invoicedOrder(): Promise<number> {
+  await api.db.knex.raw(
+    `insert into invoices (order_id, seller_id, kind, fy, seq, number, issued_at, seller_legal_name, seller_address,
+                           buyer_name, buyer_address, buyer_state)
+     values (?, ?, 'invoice', '2026-27', 1, 'MTX/2026-27/000001', now(), 'Matrix Jewellers', '12 Big Bazaar Street',
+             'Kavya', '5 Lake View Road', 'Tamil Nadu')
+     on conflict do nothing`,
+    [orderA, sellerA.id],
+  );
+  return orderA;
+}
+
 // In order: the admin registers a shop only in the last entry, so before it the admin has no profile.
 const MATRIX: Entry[] = [
   {
@@ -129,6 +145,21 @@ const MATRIX: Entry[] = [
     method: 'POST',
     path: '/_api/seller/profile/update',
     request: () => ({ body: { videoCallEnabled: true } }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 404 },
+  },
+  // Shop hours and away (issue #22): the shop's own; an admin without a shop has none.
+  {
+    method: 'GET',
+    path: '/_api/seller/hours',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 404 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/hours',
+    request: () => ({
+      body: { timeZone: 'Asia/Kolkata', hours: ALWAYS_OPEN, away: false, awayMessage: null },
+    }),
     expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 404 },
   },
   {
@@ -192,6 +223,12 @@ const MATRIX: Entry[] = [
     expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 200 },
   },
   {
+    method: 'GET',
+    path: '/_api/admin/call-quality',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 200 },
+  },
+  {
     method: 'POST',
     path: '/_api/admin/seller/approve',
     request: async () => ({
@@ -232,6 +269,56 @@ const MATRIX: Entry[] = [
       body: { orderId: await insertOrder(sellerA.id, productA, 'delivered'), productId: productA, stars: 5 },
     }),
     expect: { visitor: 401, customer: 200, sellerA: 403, sellerB: 403, admin: 403 },
+  },
+  // Pricing and the GST invoice (issue #25).
+  {
+    method: 'GET',
+    path: '/_api/seller/rates',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/rates',
+    request: () => ({ body: { rates: [{ metal: 'gold', purity: '22K', ratePerGram: '6750' }] } }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/seller/tax-settings',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/tax-settings',
+    request: () => ({
+      body: {
+        legalName: 'Matrix Jewellers',
+        gstin: '33ABCDE1234F1Z5',
+        stateCode: '33',
+        invoicePrefix: 'MTX',
+      },
+    }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/admin/huid-missing',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/order/invoice',
+    request: async () => ({ query: `orderId=${await invoicedOrder()}` }),
+    expect: { visitor: 401, customer: 200, sellerA: 200, sellerB: 404, admin: 404 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/order/invoice.pdf',
+    request: async () => ({ query: `orderId=${await invoicedOrder()}` }),
+    expect: { visitor: 401, customer: 200, sellerA: 200, sellerB: 404, admin: 404 },
   },
   {
     method: 'POST',

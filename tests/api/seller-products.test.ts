@@ -114,6 +114,8 @@ describe('POST /_api/products/create', () => {
         gstAmount: '3750.02',
         sizeAvailable: ['16 in', '18 in', '16 in'],
         isCustomMade: true,
+        // Gold of 2 g or more carries its hallmark ID (issue #25, docs/product-rules.md §10).
+        huid: 'TLN001',
       }),
     );
     expect(res.status).toBe(201);

@@ -164,7 +164,7 @@ describe('POST /_api/seller/profile/setup', () => {
     [{ establishedDate: '14/04/1998' }, 'Established date must be a valid date (YYYY-MM-DD).'],
     [{ establishedDate: '2999-01-01' }, 'Established date cannot be in the future.'],
     [{ certifications: 'BIS' }, 'Each certification must be 1 to 100 characters.'],
-  ])('refuses %j with the spec message', async (override, message) => {
+  ])('refuses %j with the product rules message', async (override, message) => {
     const { user, client } = await newSeller();
     const res = await client.post('/_api/seller/profile/setup', shop(override));
     expect(res.status).toBe(400);
@@ -226,7 +226,7 @@ describe('POST /_api/seller/register', () => {
     expect(res.body).toMatchObject({ error: 'Invalid Indian pincode.' });
   });
 
-  it('refuses everyone but admins with the spec text', async () => {
+  it('refuses everyone but admins with the product rules text', async () => {
     for (const role of ['customer', 'seller'] as const) {
       const client = await signIn(await buildUser(api.db.knex, { role }));
       const res = await client.post('/_api/seller/register', shop());

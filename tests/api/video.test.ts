@@ -173,7 +173,7 @@ describe('GET /_api/video/token (twilio)', () => {
 });
 
 describe('video error table (contract)', () => {
-  it('holds the spec codes with their exact messages and retry rules', () => {
+  it('holds the product rules codes with their exact messages and retry rules', () => {
     expect(Object.keys(VIDEO_ERRORS).map(Number).sort()).toEqual([
       20101, 20104, 53000, 53106, 53113, 53117, 53118, 53405,
     ]);

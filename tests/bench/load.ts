@@ -508,7 +508,7 @@ async function pgliteTemplate(): Promise<{ dir: string; generatedSeconds?: numbe
   const args = [
     '--import',
     'tsx',
-    'db/seeds/generate.ts',
+    'api/src/seeds/generate.ts',
     '--products',
     String(DATA.products),
     '--sellers',

@@ -187,7 +187,12 @@ async function main() {
     await receiver.start();
     certFile = receiver.writeCertificate();
     delete process.env.DATABASE_URL; // embedded database with the demo shops; VAPID keys generated there
-    server = await startServer({ DATA_DIR: dataDir, NODE_EXTRA_CA_CERTS: certFile });
+    server = await startServer({
+      DATA_DIR: dataDir,
+      NODE_EXTRA_CA_CERTS: certFile,
+      // The receiver stands in for the browser's push service: allow its host (docs/security.md).
+      PUSH_ENDPOINT_HOSTS: new URL(receiver.origin).host,
+    });
     const base = server.url;
 
     browser = await chromium.launch({

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, loginThroughForm, registerViaApi, uniqueEmail } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -142,7 +142,7 @@ describe('registration', () => {
     await page.waitForURL((u) => u.pathname === '/marketplace');
     await header(page).getByRole('button', { name: 'Account menu for Meena 💎' }).waitFor();
 
-    // The same email again, from a fresh browser: the spec's already-registered text.
+    // The same email again, from a fresh browser: the product-rule already-registered text.
     const other = await newContext(browser);
     const again = await other.newPage();
     await again.goto('/customer/login?tab=register');
@@ -237,7 +237,7 @@ describe('Edit Your Profile', () => {
       return dialog;
     };
 
-    // Nothing changed: the spec's message, and the dialog closes.
+    // Nothing changed: the product-rule message, and the dialog closes.
     let dialog = await openDialog();
     expect(await dialog.getByLabel('Display Name').inputValue()).toBe('Kavya Iyer');
     expect(await dialog.getByLabel('Email').inputValue()).toBe(account.email);
@@ -289,6 +289,53 @@ describe('Edit Your Profile', () => {
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Password changed successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe('account protections in the app', () => {
+  it('tells the owner of failed sign-ins until dismissed, and asks for the password to change the email', async () => {
+    const context = await newContext(browser);
+    const account = await registerViaApi(context, { displayName: 'Lalitha Devi' });
+    const stranger = await newContext(browser);
+    for (let i = 0; i < 2; i++) {
+      const res = await stranger.request.post('/_api/auth/login_with_password', {
+        data: { email: account.email, password: 'Wrong#Guess1' },
+        headers: { Origin: baseUrl() },
+      });
+      expect(res.status()).toBe(401);
+    }
+    await stranger.close();
+
+    const page = await context.newPage();
+    await page.goto('/marketplace');
+    const notice = page.getByTestId('login-notice');
+    await notice.getByText(/^2 failed sign-in attempts since you last checked/).waitFor();
+    await expectAccessible(page, 'failed sign-ins notice');
+    await notice.getByRole('button', { name: 'Got it' }).click();
+    await notice.waitFor({ state: 'detached' });
+    const session = await (await context.request.get('/_api/auth/session')).json();
+    expect(session.user.failedLogins).toBeNull();
+
+    await header(page)
+      .getByRole('button', { name: /Account menu for/ })
+      .click();
+    await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Your Profile' });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Password (needed to change your email)').count()).toBe(0);
+    const fresh = uniqueEmail('moved');
+    await dialog.getByLabel('Email').fill(fresh);
+    const password = dialog.getByLabel('Password (needed to change your email)');
+    await password.waitFor();
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await dialog.getByText('Enter your current password to change your email.').waitFor();
+    await expectAccessible(page, 'email change needs the password');
+    await password.fill(account.password);
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Profile updated successfully!').waitFor();
+    const after = await (await context.request.get('/_api/auth/session')).json();
+    expect(after.user.email).toBe(fresh);
     await context.close();
   });
 });

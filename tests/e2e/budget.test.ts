@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe('performance budget (issue 3)', () => {
   it(
-    "keeps a visitor's first load of /marketplace within 170 KB of gzipped JavaScript",
+    "keeps a visitor's first load of /marketplace within the budget of gzipped JavaScript",
     { timeout: 120_000 },
     async () => {
       const context = await browser.newContext({

@@ -44,10 +44,16 @@ function pick(filter: (p: ListedProduct) => boolean): ListedProduct {
 const header = (page: Page) => page.locator('header');
 const origin = () => ({ Origin: baseUrl() });
 const paise = (v: string) => Math.round(Number(v) * 100);
-const inr = (p: number) =>
-  new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2 }).format(
-    p / 100,
-  );
+/** Money as the app writes it everywhere: Indian grouping, paise only when not whole (₹9,20,786; ₹9,20,786.50). */
+const inr = (p: number) => {
+  const digits = p % 100 === 0 ? 0 : 2;
+  return new Intl.NumberFormat('en-IN', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(p / 100);
+};
 
 async function addViaApi(context: BrowserContext, productId: number, quantity = 1) {
   const res = await context.request.post('/_api/cart/add', {
@@ -146,12 +152,7 @@ describe('buying as a new customer', () => {
     await expect.poll(() => plus.isDisabled()).toBe(true);
     await page.getByText('Cart updated!').first().waitFor();
     const expectedTotal = paise(low.price) * low.stockQuantity! + paise(other.price);
-    const whole = new Intl.NumberFormat('en-IN', {
-      style: 'currency',
-      currency: 'INR',
-      maximumFractionDigits: 0,
-    }).format(expectedTotal / 100);
-    await expect.poll(() => panel.getByTestId('cart-total').textContent()).toBe(whole);
+    await expect.poll(() => panel.getByTestId('cart-total').textContent()).toBe(inr(expectedTotal));
 
     await panel.getByRole('link', { name: 'Proceed to Checkout' }).click();
     await page.waitForURL((u) => u.pathname === '/checkout');
@@ -163,7 +164,7 @@ describe('buying as a new customer', () => {
       .getByText(/Payment pending/)
       .waitFor();
     await expect(page.getByTestId('summary-shop').count()).resolves.toBe(2);
-    // Validation with the spec's messages; what was typed stays.
+    // Validation with the product-rule messages; what was typed stays.
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByText('Customer phone is required').waitFor();
     await page.getByText('Pin code is required').waitFor();
@@ -185,7 +186,7 @@ describe('buying as a new customer', () => {
     await cards.first().getByText('Pay on delivery').waitFor();
     await expectAccessible(page, '/orders');
 
-    // The invoice of the first order: totals per spec §9, checked against the order's items.
+    // The invoice of the first order: totals per docs/product-rules.md §9, checked against the order's items.
     await cards
       .first()
       .getByRole('link', { name: /View Invoice/ })

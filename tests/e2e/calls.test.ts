@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import { expectAccessible, launchBrowser, newContext, refuseSoundWithoutGesture } from './support/browser';
 
 /**
  * Live video calls end to end: two browser contexts (customer and seller), real WebRTC over loopback with
@@ -35,6 +35,8 @@ async function mediaContext(): Promise<BrowserContext> {
   const context = await newContext(browser);
   await context.grantPermissions(['camera', 'microphone']);
   await recordPeerConnections(context);
+  // As a phone's browser on a site it has not learnt to trust: sound waits for the user's first gesture.
+  await refuseSoundWithoutGesture(context);
   return context;
 }
 
@@ -244,6 +246,47 @@ describe('video calls', () => {
     await seller.context.close();
   }, 120_000);
 
+  it('reloading the page during a call rejoins it within 5 s, on either side, without a second call', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 5000 });
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await Promise.all([expectRemoteVideo(seller.page), expectRemoteVideo(customer.page)]);
+
+    for (const [who, page, other] of [
+      ['customer', customer.page, seller.page],
+      ['seller', seller.page, customer.page],
+    ] as const) {
+      const reloadedAt = Date.now();
+      await page.reload();
+      await page.waitForFunction(
+        () => {
+          const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+          return !!v && v.videoWidth > 0 && v.currentTime > 0;
+        },
+        undefined,
+        { timeout: 5000 },
+      );
+      const rejoinMs = Date.now() - reloadedAt;
+      console.log(`${who} reload: remote video again ${rejoinMs} ms after the reload began`);
+      expect(rejoinMs).toBeLessThan(5000);
+      await expectRemoteVideo(other);
+    }
+    const calls = await customer.page.evaluate(async () => {
+      const res = await fetch('/_api/calls/history');
+      return ((await res.json()) as { calls: { status: string }[] }).calls;
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].status).toBe('active');
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await customer.page.getByText('Call has ended.').first().waitFor();
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 5000 });
+    await customer.context.close();
+    await seller.context.close();
+  }, 90_000);
+
   it('declining ends the call for the customer', async () => {
     const seller = await sellerPage('/seller/history');
     const customer = await customerPage();
@@ -254,6 +297,14 @@ describe('video calls', () => {
     await dialog.waitFor({ state: 'detached' });
     await customer.page.getByText('Call has ended.').first().waitFor({ timeout: 5000 });
     await customer.page.getByText('Loading video call...').waitFor({ state: 'detached' });
+    // Why it ended, and what to do next: call again, or browse the shop.
+    const ended = customer.page.getByRole('dialog', { name: 'The call did not go through' });
+    await ended.getByText(`${SHOP} couldn't take your call now.`).waitFor();
+    await ended.getByRole('button', { name: 'Try again' }).waitFor();
+    await expectAccessible(customer.page, 'declined call');
+    await ended.getByRole('link', { name: 'Browse the shop' }).click();
+    await ended.waitFor({ state: 'detached' });
+    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
     await customer.page.goto('/call-history');
     await customer.page
       .getByRole('listitem')
@@ -296,6 +347,7 @@ describe('video calls', () => {
     // The server expires the call 30 s after it started; both sides drop it on their next poll.
     await dialog.waitFor({ state: 'detached', timeout: 40_000 });
     await customer.page.getByText('Loading video call...').waitFor({ state: 'detached', timeout: 5000 });
+    await customer.page.getByRole('dialog').getByText(`No answer from ${SHOP}.`).waitFor();
     await customer.page.goto('/call-history');
     await customer.page.getByRole('listitem').filter({ hasText: SHOP }).first().getByText('Missed').waitFor();
     await customer.context.close();

@@ -10,7 +10,9 @@ afterAll(async () => browser?.close());
 
 const SECTIONS = {
   en: {
-    hero: 'Happy Customers',
+    hero: /^Happy Customers?$/,
+    heroOne: 'Happy Customer',
+    heroOther: 'Happy Customers',
     categories: 'Shop by Category',
     topSellers: 'Top Jewellers',
     features: 'Why shop on Nagai',
@@ -21,7 +23,9 @@ const SECTIONS = {
     stat: '500+',
   },
   ta: {
-    hero: 'மகிழ்ச்சியான வாடிக்கையாளர்கள்',
+    hero: /^மகிழ்ச்சியான வாடிக்கையாளர்(கள்)?$/,
+    heroOne: 'மகிழ்ச்சியான வாடிக்கையாளர்',
+    heroOther: 'மகிழ்ச்சியான வாடிக்கையாளர்கள்',
     categories: 'வகை வாரியாக வாங்குங்கள்',
     topSellers: 'சிறந்த நகைக்கடைகள்',
     features: 'ஏன் நகை தளத்தில் வாங்க வேண்டும்',
@@ -44,6 +48,9 @@ async function checkSections(page: Page, lang: keyof typeof SECTIONS) {
   // Real stats from the API, and eight top sellers linking to their stores.
   const stats = await page.locator('main dl').first().locator('dd').allTextContents();
   expect(stats.every((v) => /^[\d,]+$/.test(v))).toBe(true);
+  // Counts use plural forms: '1 Happy Customer', '2 Happy Customers'.
+  const customersLabel = await page.locator('main dl').first().locator('dt').first().textContent();
+  expect(customersLabel).toBe(stats[0] === '1' ? s.heroOne : s.heroOther);
   const top = page.locator('section[aria-labelledby="top-sellers-heading"] article');
   await top.first().waitFor();
   expect(await top.count()).toBe(8);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productPath } from '../../api/contract/catalog';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
 
 let browser: Browser;
@@ -83,7 +84,7 @@ describe('marketplace', () => {
     await settled(page);
     // The URL changes a moment before the sorted page replaces the previous one: wait for the new order.
     const readPrices = async () =>
-      (await grid(page).locator('article p').allTextContents()).map((p) => Number(p.replace(/[^\d]/g, '')));
+      (await grid(page).locator('article p').allTextContents()).map((p) => Number(p.replace(/[^\d.]/g, '')));
     await expect
       .poll(
         async () => {
@@ -116,23 +117,43 @@ describe('marketplace', () => {
     expect(await cardNames(page)).toEqual(namesBefore);
     expect(await page.getByLabel('Sort by').inputValue()).toBe('price-asc');
 
-    // Open a product: the detail dialog via ?product=.
+    // Open a product: a link to its own address, shown as a dialog over the results; Back closes it.
     const card = grid(page).locator('article').first();
     const productName = (await card.locator('h3').textContent())!;
-    await card.getByRole('button', { name: `View details of ${productName}` }).click();
+    // One way to write money: Indian grouping, paise only when not whole, the same on the card and in the dialog.
+    const cardPrice = (await card.locator('p').last().textContent())!;
+    expect(cardPrice).toMatch(/^₹(\d{1,2},)*\d{1,3}(\.\d{2})?$/);
+    const productLink = card.getByRole('link', { name: `View details of ${productName}` });
+    const productHref = (await productLink.getAttribute('href'))!;
+    expect(productHref).toMatch(/^\/product\/[a-z0-9-]+-\d+$/);
+    await productLink.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: productName }).waitFor();
-    await page.waitForURL((u) => u.searchParams.has('product'));
-    expect(await dialog.textContent()).toMatch(/₹[\d,]+\.\d{2}/);
+    await page.waitForURL((u) => u.pathname === productHref && u.search === '');
+    // The results stay under the dialog.
+    expect(await cardNames(page)).toEqual(namesBefore);
+    expect(await dialog.textContent()).toContain(cardPrice);
     await dialog.getByRole('button', { name: 'More details' }).click();
     await dialog.getByText('Material', { exact: true }).waitFor();
     await expectAccessible(page, 'product dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(page.url()).toBe(urlBefore);
+    // Back closes it too, and Forward opens it again over the same results.
+    await productLink.click();
+    await dialog.getByRole('heading', { name: productName }).waitFor();
+    await page.goBack();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(urlBefore);
+    await page.goForward();
+    await dialog.getByRole('heading', { name: productName }).waitFor();
+    expect(await cardNames(page)).toEqual(namesBefore);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(urlBefore);
 
     // Open the store from a card, then Back: the same results.
-    const shopLink = grid(page).locator('article').first().getByRole('link');
+    const shopLink = grid(page).locator('article').first().locator('a:not([href^="/product/"])');
     const shopName = (await shopLink.textContent())!;
     await shopLink.click();
     await page.getByRole('heading', { level: 1, name: shopName }).waitFor();
@@ -160,17 +181,49 @@ describe('marketplace', () => {
     await context.close();
   });
 
-  it('a ?product= deep link opens the detail dialog', async () => {
+  it("an old ?product= link shows the product's own address, as a dialog over the page it named", async () => {
     const context = await newContext(browser);
     const res = await context.request.get('/_api/products/list?limit=1');
     const { products } = (await res.json()) as { products: { id: number; name: string; shopName: string }[] };
     const page = await context.newPage();
-    await page.goto(`/marketplace?product=${products[0].id}`);
+    await page.goto(`/marketplace?sortBy=price-asc&product=${products[0].id}`);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: products[0].name }).waitFor();
     expect(await dialog.textContent()).toContain(`by ${products[0].shopName}`);
+    await page.waitForURL((u) => u.pathname === productPath(products[0]));
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await page.waitForURL((u) => !u.searchParams.has('product'));
+    await page.waitForURL((u) => u.pathname === '/marketplace' && u.search === '?sortBy=price-asc');
+    await showing(page).waitFor();
+    await context.close();
+  });
+
+  it('a product link opened directly is a page of its own; a suggestion opens over its search', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const res = await context.request.get('/_api/products/list?limit=1');
+    const { products } = (await res.json()) as { products: { id: number; name: string; shopName: string }[] };
+    const page = await context.newPage();
+    // An outdated slug is replaced by the current one.
+    await page.goto(`/product/old-name-${products[0].id}`);
+    await page.getByRole('heading', { level: 1, name: products[0].name }).waitFor();
+    await page.waitForURL((u) => u.pathname === productPath(products[0]));
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await expectAccessible(page, 'product page at 360 px');
+    await page.getByRole('link', { name: products[0].shopName }).first().waitFor();
+
+    await page.goto('/marketplace');
+    await showing(page).waitFor();
+    const box = page.getByRole('combobox', { name: 'Search jewellery' });
+    await box.fill('jhumka');
+    const option = page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option');
+    const pick = option.filter({ has: page.locator('svg.lucide-gem') }).first();
+    await pick.waitFor();
+    const picked = (await pick.textContent())!.trim();
+    await pick.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: picked }).waitFor();
+    await page.waitForURL((u) => u.pathname.startsWith('/product/'));
+    await page.keyboard.press('Escape');
+    await page.waitForURL((u) => u.pathname === '/marketplace' && u.searchParams.get('query') === picked);
     await context.close();
   });
 

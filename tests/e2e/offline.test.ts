@@ -55,10 +55,11 @@ describe('offline browsing', () => {
     await page.getByText('You are offline. Connect to the internet and try again.').first().waitFor();
     await expectAccessible(page, 'offline product dialog');
 
-    // Reloads come from the service worker and the persisted catalogue.
+    // Reloads come from the service worker and the persisted catalogue (a reloaded product is a page of its own).
+    expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/product/[a-z0-9-]*${product.id}$`));
     const res = await page.reload();
     expect(res?.fromServiceWorker()).toBe(true);
-    await page.getByRole('dialog').getByRole('heading', { name: product.name }).waitFor();
+    await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
     await banner.waitFor();
 
     await page.goto(`/${STORE}`);

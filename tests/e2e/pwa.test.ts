@@ -252,7 +252,23 @@ describe('updates', () => {
 
   it('asks before reloading, and never reloads during a call', async () => {
     const context = await proxiedContext();
-    const page = await controlledPage(context);
+    await context.grantPermissions(['camera', 'microphone']);
+    const page = await controlledPage(context, '/lakshmi-jewellers');
+    // A customer of this browser (signed up through the page, so through the same origin).
+    const registered = await page.evaluate(async () => {
+      const res = await fetch('/_api/auth/register_with_password', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          email: `update-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`,
+          password: 'Secret#2026',
+          displayName: 'Meena Raman',
+        }),
+      });
+      return res.status;
+    });
+    expect(registered).toBe(201);
+    await page.reload();
     await page.evaluate(() => localStorage.setItem('nagai-query-cache', '{"stale":true}'));
     await deployNewVersion(page);
 
@@ -260,23 +276,37 @@ describe('updates', () => {
     await prompt.getByText('A new version is available.').waitFor({ timeout: 15_000 });
     await expectAccessible(page, 'update prompt');
 
-    // A call is active: the calls area fills the header's inCall slot.
+    // A call is under way: the customer rings the shop.
     await page.evaluate(() => {
       (window as unknown as { marker: string }).marker = 'same page';
-      const slot = document.querySelector('[data-header-slot="inCall"]');
-      const indicator = document.createElement('span');
-      indicator.id = 'fake-in-call';
-      indicator.textContent = 'In Call';
-      slot?.appendChild(indicator);
     });
-    await prompt.getByRole('button', { name: 'Reload' }).click();
-    await prompt.getByText('The new version will load when your call ends.').waitFor();
+    await page.getByRole('button', { name: 'Video Call', exact: true }).click();
+    await page.getByText('Loading video call...').waitFor();
+    // The call's screen is a modal dialog that covers the page and hides the rest from assistive technology
+    // (a pointer click on the prompt would land outside the dialog): the prompt's Reload is pressed as its
+    // own element, and the prompt is found by its label.
+    const covered = page.locator('[aria-label="App update"]');
+    await page.evaluate(() => {
+      const region = document.querySelector('[aria-label="App update"]');
+      const button = [...(region?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Reload');
+      button?.click();
+    });
+    await covered.getByText('The new version will load when your call ends.').waitFor();
     await page.waitForTimeout(1500);
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
 
     // The call ends: the new version takes over and the page reloads once.
     const reloaded = page.waitForEvent('load', { timeout: 15_000 });
-    await page.evaluate(() => document.getElementById('fake-in-call')?.remove());
+    await page.evaluate(async () => {
+      const { calls } = (await (await fetch('/_api/calls/history')).json()) as {
+        calls: { callId: number }[];
+      };
+      await fetch('/_api/call/end', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ callId: calls[0].callId }),
+      });
+    });
     await reloaded;
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBeUndefined();
@@ -288,7 +318,7 @@ describe('updates', () => {
     expect(state.cache).not.toBe('{"stale":true}'); // the old version's persisted queries are gone
     expect(await page.getByRole('region', { name: 'App update' }).count()).toBe(0);
     await context.close();
-  });
+  }, 120_000);
 
   it('Later hides the prompt without reloading', async () => {
     const context = await proxiedContext();

@@ -74,7 +74,7 @@ describe('running a shop', () => {
     await page.getByRole('heading', { name: 'Set Up Your Shop', level: 1 }).waitFor();
     await expectAccessible(page, '/seller/profile/setup');
 
-    // The spec's rules show beside the fields, and nothing typed is lost.
+    // The validation rules show beside the fields, and nothing typed is lost.
     await page.getByLabel('Shop Name').fill('M');
     await page.getByRole('button', { name: 'Create Shop' }).click();
     await page.getByText('Shop name must be at least 2 characters long.').waitFor();
@@ -107,6 +107,13 @@ describe('running a shop', () => {
     await adminPage.goto('/admin/dashboard');
     const card = shopCard(adminPage, shopName);
     await card.getByText('Pending', { exact: true }).waitFor();
+    // The calls' quality summary has loaded (its five figures, whatever calls the run has made so far).
+    const quality = adminPage.getByRole('region', { name: 'Calls, last 7 days' });
+    await quality.getByText('Answered calls').waitFor();
+    await adminPage.waitForFunction(
+      () => document.querySelectorAll('[data-testid="call-quality-value"] .animate-pulse').length === 0,
+    );
+    expect(await quality.getByTestId('call-quality-value').count()).toBe(5);
     await expectAccessible(adminPage, '/admin/dashboard');
     await card.getByRole('button', { name: `Approve ${shopName}`, exact: true }).click();
     await toast(adminPage, 'Seller approved successfully.');
@@ -212,7 +219,10 @@ describe('running a shop', () => {
     await expectAccessible(v, '/marketplace search');
     await v.goto(`/${slug}`);
     await v.getByRole('heading', { name: shopName, level: 1 }).waitFor();
-    await v.getByText('Video Available').first().waitFor();
+    // Video on, open at any hour by default: the shop takes calls (available while its app is open, else offline).
+    const state = v.getByTestId('call-state').first();
+    await state.waitFor();
+    expect(await state.textContent()).toMatch(/Available now|Offline/);
     await v.locator('main').getByText(urlName).first().waitFor();
     await expectAccessible(v, `/${slug}`);
     await visitor.close();
@@ -268,7 +278,7 @@ describe('running a shop', () => {
     await admin.close();
     await visitor.close();
 
-    // A new visitor (one who just looked may see the persisted catalogue for up to the spec's 60 s of
+    // A new visitor (one who just looked may see the persisted catalogue for up to the product rules' 60 s of
     // freshness). Similar demo names may still match: the search settles without this shop's product.
     const next = await newContext(browser);
     v = await next.newPage();

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productPath } from '../../api/contract/catalog';
 import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let browser: Browser;
 beforeAll(async () => {
@@ -116,6 +119,34 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
 
     // An unknown shop's address: the shell, and the browser shows 'Store Not Found'.
     expect(await page('/no-such-shop-here')).toContain('<div id="root"></div>');
+  });
+
+  it("renders a product's own page: its name, picture, price, description and shop, with its head tags", async () => {
+    const { products } = (await (await fetch(`${baseUrl()}/_api/products/list?page=1&limit=1`)).json()) as {
+      products: { id: number; name: string; description: string; shopName: string; urlSlug: string | null }[];
+    };
+    const product = products[0];
+    const address = productPath(product);
+    const html = decode(await page(address));
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${escapeRegExp(product.name)}</h1>`));
+    expect(html).toMatch(/₹[\d,]+/);
+    expect(html).toContain(product.description.split('\n')[0]);
+    expect(html).toContain(`>${product.shopName}</a>`);
+    expect(html).toMatch(/<img [^>]*src="[^"]+"/);
+    expect(html).toContain(`<link rel="canonical" href="${baseUrl()}${address}" />`);
+    expect(html).toContain('"@type":"Product"');
+
+    // It hydrates as the page it was rendered (no dialog), without errors.
+    const context = await newContext(browser, { mobile: true });
+    const p = await context.newPage();
+    const errors = collectErrors(p);
+    await p.goto(address);
+    await p.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    expect(await p.getByRole('heading', { level: 1 }).textContent()).toBe(product.name);
+    expect(await p.getByRole('dialog').count()).toBe(0);
+    await expectAccessible(p, `${address} (server-rendered, phone)`);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('hydrates the landing, the directory and a storefront without errors', async () => {

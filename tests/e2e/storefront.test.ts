@@ -16,7 +16,14 @@ describe('storefront', () => {
     await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
     const header = page.locator('main header');
     await header.getByText(/^Seller ID: \d+$/).waitFor();
-    await header.getByText('Video Available').waitFor();
+    // The shop's one call state (issue #22): open all week; available or offline as its jeweller's app is
+    // open or not (other tests sign the demo seller in).
+    const callState = header.getByTestId('call-state');
+    await callState.waitFor();
+    const shown = { available: 'Available now', offline: 'Offline' } as Record<string, string>;
+    const state = (await callState.getAttribute('data-state'))!;
+    expect(Object.keys(shown)).toContain(state);
+    expect(await callState.textContent()).toBe(shown[state]);
     await header.getByText(/\d+ years? in business/).waitFor();
     await header.getByText(/^Since \d{4}$/).waitFor();
     expect(await header.textContent()).toMatch(/\d{6}/);

@@ -180,7 +180,7 @@ describe('PostgreSQL stopped and restarted under load', () => {
         during.filter((s) => s.ms > CONNECTION_TIMEOUT_MS + 1500),
         describeAll(during),
       ).toEqual([]);
-      // Nothing that needs the database can succeed; what fails says so in the spec's words.
+      // Nothing that needs the database can succeed; what fails says so in the product-rule words.
       const refused = during.filter((s) => s.status !== 200);
       for (const s of refused) {
         expect(s.status, describeAll([s])).toBe(503);

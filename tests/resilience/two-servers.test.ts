@@ -8,6 +8,8 @@ import type {
   IncomingCallsResponse,
 } from '../../api/contract/calls';
 import { buildProduct, buildSeller, buildUser } from '../factories';
+import { ApiClient } from '../support/api';
+import { EventStreamReader } from '../support/sse';
 import {
   stockAndSold,
   call,
@@ -23,6 +25,12 @@ import {
   startServer,
   type ServerProcess,
 } from './support';
+
+/** `nagai_session=<token>` as a [name, value] pair for an ApiClient's cookie jar. */
+const cookiePair = (cookie: string): [string, string] => {
+  const i = cookie.indexOf('=');
+  return [cookie.slice(0, i), cookie.slice(i + 1)];
+};
 
 /**
  * Two API processes behind one PostgreSQL database, as they run behind a load balancer: everything a
@@ -232,5 +240,69 @@ describe('two API processes on one PostgreSQL database', () => {
     });
     expect(a!.child.exitCode).toBeNull();
     expect(b!.child.exitCode).toBeNull();
+  });
+
+  it('a call placed through A rings a seller streaming from B within 1 s; the answer and signals stream back', async () => {
+    const customer = await buildUser(knex!, { role: 'customer' });
+    const seller = await buildSeller(knex!);
+    const sellerOnB = new ApiClient(b!.url);
+    const customerOnB = new ApiClient(b!.url);
+    sellerOnB.cookies.set(...cookiePair(await sessionCookie(knex!, seller.id)));
+    const customerCookie = await sessionCookie(knex!, customer.id);
+    customerOnB.cookies.set(...cookiePair(customerCookie));
+    const sellerStream = await EventStreamReader.open(sellerOnB);
+    const customerStream = await EventStreamReader.open(customerOnB);
+    try {
+      await sellerStream.waitFor((e) => e.event === 'hello');
+      await customerStream.waitFor((e) => e.event === 'hello');
+      const placed = await call(a!.url, 'POST', '/_api/call/initiate', {
+        body: { sellerId: seller.id },
+        cookie: customerCookie,
+      });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+      const placedAt = Date.now();
+      const callId = placed.body.callId as number;
+      const ring = await sellerStream.waitFor((e) => e.event === 'incoming', 3000);
+      console.log(`ring across processes: ${ring.at - placedAt} ms after the initiate answered`);
+      expect(ring.at - placedAt).toBeLessThan(1000);
+      expect((ring.data as { callId: number }).callId).toBe(callId);
+
+      // Accepted on A: the customer streaming from B hears of it; a signal sent through A streams to B.
+      const sellerCookie = `nagai_session=${sellerOnB.cookies.get('nagai_session')}`;
+      await call(a!.url, 'POST', '/_api/call/respond', {
+        body: { callId, response: 'accept' },
+        cookie: sellerCookie,
+      });
+      await customerStream.waitFor(
+        (e) => e.event === 'call' && (e.data as { status: string }).status === 'active',
+        3000,
+      );
+      await call(a!.url, 'POST', '/_api/call/signal', {
+        body: { callId, kind: 'answer', payload: { sdp: 'v=0' } },
+        cookie: sellerCookie,
+      });
+      const signal = await customerStream.waitFor((e) => e.event === 'signal', 3000);
+      expect((signal.data as { payload: unknown }).payload).toEqual({ sdp: 'v=0' });
+      await call(a!.url, 'POST', '/_api/call/end', { body: { callId }, cookie: customerCookie });
+    } finally {
+      sellerStream.close();
+      customerStream.close();
+    }
+  });
+
+  it('SIGTERM ends the open event streams and the process exits promptly', async () => {
+    const seller = await buildSeller(knex!);
+    const env = { DATABASE_URL: dbUrl!, DB_POOL_MAX: '4' };
+    const c = await startServer(env);
+    const client = new ApiClient(c.url);
+    client.cookies.set(...cookiePair(await sessionCookie(knex!, seller.id)));
+    const stream = await EventStreamReader.open(client);
+    await stream.waitFor((e) => e.event === 'hello');
+    const stoppedAt = Date.now();
+    await c.stop();
+    await stream.waitForEnd(1000);
+    const exited = await c.exited;
+    expect(exited.code).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
   });
 });

@@ -118,6 +118,7 @@ export async function startTestApi(
     clock,
     client: () => new ApiClient(url),
     async close() {
+      await handle.deps.events.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.background.stop();

@@ -7,7 +7,7 @@ import {
   isAlreadyResponded,
 } from '../../pwa/src/features/calls/lib/call-state';
 
-describe('call client state (spec §4)', () => {
+describe('call client state (docs/product-rules.md §4)', () => {
   it('maps server statuses onto the client state table', () => {
     expect(clientStateOf(null)).toBe('inactive');
     expect(clientStateOf({ status: 'pending' })).toBe('connecting');

@@ -8,7 +8,7 @@ import {
   toMarketplaceParams,
   withFilters,
 } from '../../pwa/src/features/catalog/utils/marketplace-params';
-import { paginationItems } from '../../pwa/src/features/catalog/utils/pagination';
+import { paginationItems } from '../../pwa/src/lib/pagination';
 
 const parse = (qs: string) => parseMarketplaceParams(new URLSearchParams(qs));
 const pages = (cur: number, total: number) =>
@@ -84,7 +84,7 @@ describe('home tabs', () => {
     expect(visibleTabs('admin', true)).toEqual(['browse', 'sell']);
   });
 
-  it('makes the spec moves', () => {
+  it('makes the product rules moves', () => {
     const r = (role: 'customer' | 'seller' | 'admin', requested: string | null, hasProfile = false) =>
       resolveHomeTab({ role, requested, hasProfile, profileKnown: true });
     expect(r('seller', null, true)).toEqual({ tab: 'sell', redirect: 'sell', restricted: false });

@@ -2,27 +2,38 @@ import { describe, expect, it } from 'vitest';
 import { formatCategory, formatNumber, formatPrice, initials, parsePrice } from '../../pwa/src/lib/format';
 
 describe('formatPrice', () => {
-  it('uses Indian digit grouping without decimals for cart, cards, filter and checkout', () => {
+  it('writes whole rupees with Indian (lakh) grouping and no paise', () => {
     expect(formatPrice('100000')).toBe('₹1,00,000');
     expect(formatPrice(1234567)).toBe('₹12,34,567');
-    expect(formatPrice('45999.50', 'whole')).toBe('₹46,000');
+    expect(formatPrice('920786.00')).toBe('₹9,20,786');
     expect(formatPrice('0.00')).toBe('₹0');
+    expect(formatPrice('999')).toBe('₹999');
   });
 
-  it('shows 2 decimals with Indian grouping on order cards', () => {
-    expect(formatPrice('100000', 'order')).toBe('₹1,00,000.00');
-    expect(formatPrice('1234567.5', 'order')).toBe('₹12,34,567.50');
+  it('shows two digits of paise only when the amount is not whole', () => {
+    expect(formatPrice('920786.50')).toBe('₹9,20,786.50');
+    expect(formatPrice('920786.5')).toBe('₹9,20,786.50');
+    expect(formatPrice(1234567.05)).toBe('₹12,34,567.05');
+    expect(formatPrice('0.20')).toBe('₹0.20');
+    // Float noise that rounds to whole paise is not paise.
+    expect(formatPrice(0.1 + 0.2)).toBe('₹0.30');
+    expect(formatPrice(100.001)).toBe('₹100');
   });
 
-  it('uses US-style grouping of INR on the product detail', () => {
-    expect(formatPrice('100000', 'detail')).toBe('₹100,000.00');
-    expect(formatPrice(1234567.5, 'detail')).toBe('₹1,234,567.50');
+  it('gives every former style the same answer, so no page writes money its own way', () => {
+    for (const v of ['100000', '920786.5', '45999.50', '0'])
+      for (const style of ['whole', 'order', 'detail'] as const)
+        expect(formatPrice(v, style), `${v} ${style}`).toBe(formatPrice(v));
+    expect(formatPrice('45999.50', 'whole')).toBe('₹45,999.50');
+    expect(formatPrice('100000', 'detail')).toBe('₹1,00,000');
   });
 
   it("shows 'Price not available' (or the caller's translation) for a non-numeric price", () => {
     for (const v of ['abc', '', null, undefined, NaN, '12abc', {}, Infinity])
       expect(formatPrice(v), String(v)).toBe('Price not available');
+    expect(formatPrice('abc', 'விலை கிடைக்கவில்லை')).toBe('விலை கிடைக்கவில்லை');
     expect(formatPrice('abc', 'whole', 'விலை கிடைக்கவில்லை')).toBe('விலை கிடைக்கவில்லை');
+    expect(formatPrice(null, undefined, 'n/a')).toBe('n/a');
   });
 
   it('parses the decimal strings money arrives as', () => {

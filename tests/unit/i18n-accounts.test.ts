@@ -7,7 +7,7 @@ import { loginErrorText, registrationErrorText } from '../../pwa/src/features/ac
 
 const fail = (message: string, status = 400) => new ApiError(message, status);
 
-describe('account error texts (spec §8)', () => {
+describe('account error texts (docs/product-rules.md §8)', () => {
   beforeAll(async () => {
     await initI18n('en');
   });

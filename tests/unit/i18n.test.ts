@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../api/contract/accounts';
 import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
-import { applyLanguage, i18n, initI18n, isEnglishOnlyPath, translateMessage } from '../../pwa/src/lib/i18n';
+import {
+  applyLanguage,
+  i18n,
+  initI18n,
+  isEnglishOnlyPath,
+  loadAreas,
+  translateMessage,
+} from '../../pwa/src/lib/i18n';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -70,7 +77,7 @@ describe('i18n runtime', () => {
     await applyLanguage('en');
   });
 
-  it('interpolates single-brace placeholders as the spec writes them', () => {
+  it('interpolates single-brace placeholders as the product rules write them', () => {
     expect(i18n.t('auth.accessDenied.message', { role: 'customer' })).toBe(
       'Access denied. Your role (customer) lacks required permissions.',
     );
@@ -85,6 +92,27 @@ describe('i18n runtime', () => {
     expect(translateMessage('Something the server said')).toBe('Something the server said');
     await applyLanguage('en');
     expect(translateMessage('Invalid email or password.')).toBe('Invalid email or password.');
+  });
+
+  it('writes counts with plural forms in both languages (1 happy customer, 2 happy customers)', async () => {
+    await loadAreas(['landing', 'profile']);
+    expect(i18n.t('landing.hero.stats.happyCustomers', { count: 1 })).toBe('Happy Customer');
+    expect(i18n.t('landing.hero.stats.happyCustomers', { count: 2 })).toBe('Happy Customers');
+    expect(i18n.t('catalog.seller.productCount', { count: 1 })).toBe('1 product');
+    expect(i18n.t('profile.failedLoginsBody', { count: 1, when: 'today' })).toMatch(
+      /^1 failed sign-in attempt since/,
+    );
+    expect(i18n.t('profile.failedLoginsBody', { count: 3, when: 'today' })).toMatch(
+      /^3 failed sign-in attempts since/,
+    );
+    await applyLanguage('ta');
+    expect(i18n.t('landing.hero.stats.happyCustomers', { count: 1 })).toBe(
+      ta.landing.hero.stats.happyCustomers_one,
+    );
+    expect(i18n.t('landing.hero.stats.happyCustomers', { count: 7 })).toBe(
+      ta.landing.hero.stats.happyCustomers_other,
+    );
+    await applyLanguage('en');
   });
 
   it('forces English on /seller and /admin paths only', () => {

@@ -13,7 +13,7 @@ const item = (price: string, gstAmount: string, quantity: number) => ({
   canRate: false,
 });
 
-describe('invoice totals (spec §9)', () => {
+describe('invoice totals (docs/product-rules.md §9)', () => {
   it('sums price × quantity and GST × quantity in paise, without float drift', () => {
     const totals = invoiceTotals({
       items: [item('0.10', '0.01', 3), item('1999.99', '305.08', 2), item('0.20', '0.03', 7)],
@@ -27,7 +27,7 @@ describe('invoice totals (spec §9)', () => {
   });
 });
 
-describe('status badges (spec §4)', () => {
+describe('status badges (docs/product-rules.md §4)', () => {
   it('maps each status to its style', () => {
     expect(statusBadgeVariant('delivered')).toBe('success');
     expect(statusBadgeVariant('completed')).toBe('success');
@@ -40,7 +40,7 @@ describe('status badges (spec §4)', () => {
   });
 });
 
-describe('pagination with one sibling (spec §9)', () => {
+describe('pagination with one sibling (docs/product-rules.md §9)', () => {
   it('shows first, last, the current page and one each side', () => {
     expect(pageItems(1, 1)).toEqual([1]);
     expect(pageItems(1, 3)).toEqual([1, 2, 3]);
@@ -50,7 +50,7 @@ describe('pagination with one sibling (spec §9)', () => {
   });
 });
 
-describe('cart stock note (spec §9)', () => {
+describe('cart stock note (docs/product-rules.md §9)', () => {
   it("says 'Only N in stock' at 5 or fewer, else 'N available', nothing when unlimited", () => {
     expect(stockNoteKey(5)).toEqual({ key: 'cart.onlyInStock', n: 5 });
     expect(stockNoteKey(1)).toEqual({ key: 'cart.onlyInStock', n: 1 });

@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { UserRole } from '../../contract/constants';
+import type { BackgroundTasks } from '../background';
 import type { Config } from '../config';
 import type { ResponseCache } from './response-cache';
+import type { EventHub } from '../features/events/hub';
 
 /** The signed-in user as loaded for each request. */
 export interface SessionUser {
@@ -17,6 +19,8 @@ export interface SessionUser {
   phone: string | null;
   address: string | null;
   createdAt: Date;
+  /** Failed sign-ins on this account since the owner last dismissed the notice. */
+  failedLogins: { count: number; lastAt: Date } | null;
 }
 
 export interface AppState {
@@ -37,11 +41,24 @@ export interface IncomingCallEvent {
   sellerId: number;
   callerId: number;
   callerName: string;
+  /** The piece the customer is calling about, if any. */
+  productName?: string | null;
+  /** Whom the call rings when not the seller: the customer of a jeweller's call-back (issue #22). */
+  rungUserId?: number;
+}
+
+/** A customer asked a shop to call back (issue #22): the jeweller is told by push. */
+export interface CallbackRequestedEvent {
+  requestId: number;
+  sellerId: number;
+  customerName: string;
+  productName: string | null;
 }
 
 /** In-process announcements between feature areas (each process announces what it handled). */
 export interface AppHooks {
   incomingCall: ((event: IncomingCallEvent) => void)[];
+  callbackRequested: ((event: CallbackRequestedEvent) => void)[];
 }
 
 /** What every handler can reach through ctx: the database, configuration, clock and logger. */
@@ -54,6 +71,8 @@ export interface AppDeps {
   hooks: AppHooks;
   /** Public catalogue answers kept for a few seconds; cleared by any write made through this process. */
   catalogCache: ResponseCache;
+  /** The open event streams of this process, woken by the database's notifications. */
+  events: EventHub;
   /** An https.Agent for outgoing web push requests (tests pass one that trusts a local receiver). */
   pushAgent?: import('node:https').Agent;
 }
@@ -64,3 +83,6 @@ export interface AppCustomContext {
 
 export type AppContext = ParameterizedContext<AppState, AppCustomContext>;
 export type AppRouter = Router<AppState, AppCustomContext>;
+
+/** A feature area registers its routes (and optional background jobs) here; app.ts lists the features. */
+export type Feature = (router: AppRouter, ctx: { deps: AppDeps; background: BackgroundTasks }) => void;

@@ -43,6 +43,24 @@ const CONNECTION_ERROR_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
+/**
+ * Database refusals that can only come from a value the client sent (a NUL character, a number out of
+ * range, text that is not a number, a nesting too deep for jsonb): the validators refuse these first; this
+ * is the net under them, so bad input is a 400 and never a 500.
+ */
+const BAD_INPUT_CODES = new Set([
+  '22001', // string_data_right_truncation
+  '22003', // numeric_value_out_of_range
+  '22007', // invalid_datetime_format
+  '22008', // datetime_field_overflow
+  '22021', // character_not_in_repertoire (NUL in text)
+  '22P02', // invalid_text_representation
+  '22P05', // untranslatable_character (NUL in jsonb)
+  '54001', // statement_too_complex (stack depth)
+]);
+
+export const BAD_INPUT_MESSAGE = 'The request contains a value that cannot be accepted.';
+
 /** True when an error means the database cannot be reached or answered too slowly. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -76,6 +94,13 @@ export function errorMiddleware(logger: Logger) {
         ctx.status = err.status;
         ctx.body = { error: err.message, code: err.code, ...(err.issues ? { issues: err.issues } : {}) };
         if (err.headers) ctx.set(err.headers);
+        return;
+      }
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && BAD_INPUT_CODES.has(code)) {
+        logger.warn({ err, path: ctx.path }, 'bad input reached the database');
+        ctx.status = 400;
+        ctx.body = { error: BAD_INPUT_MESSAGE, code: 'invalid_value' };
         return;
       }
       if (isDatabaseUnavailable(err)) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import pino, { type Level, type Logger } from 'pino';
+import { pathsWhere } from '../../contract/routes';
 import type { AppContext } from './context';
 
 export function createLogger(level: string): Logger {
@@ -8,15 +9,11 @@ export function createLogger(level: string): Logger {
 }
 
 /**
- * Endpoints every open tab polls every few seconds (incoming calls every 4 s for each online seller, call
+ * Endpoints every open tab polls (the route table's `log: 'quiet-poll'`) every few seconds (incoming calls every 4 s for each online seller, call
  * status every 2 s, p2p signals). A successful, fast poll is logged at debug: at info they would be
  * thousands of identical lines a second, each costing CPU on the one process that answers them.
  */
-export const QUIET_POLL_PATHS: ReadonlySet<string> = new Set([
-  '/_api/call/incoming',
-  '/_api/call/status',
-  '/_api/call/signals',
-]);
+export const QUIET_POLL_PATHS: ReadonlySet<string> = pathsWhere((r) => r.log === 'quiet-poll');
 
 /** A request slower than this is always logged at info, whatever its path. */
 export const SLOW_REQUEST_MS = 500;

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import type { Context } from 'koa';
+import { routeAt } from '../../contract/routes';
 
 /** One cached answer: its JSON text and, made on first demand, its compressed forms. */
 export interface CachedResponse {
@@ -272,28 +273,17 @@ export async function sendCached(
   ctx.body = cache.encoded(entry, encoding);
 }
 
-/**
- * State-changing paths that never touch what the catalogue shows (sign-in, calls, carts, push). Every other
- * successful write clears the cache, so an endpoint added later is safe by default.
- */
-const CATALOGUE_NEUTRAL_WRITES = [
-  // Sales, status changes and ratings drop only the answers showing their products (invalidateProducts).
-  '/_api/checkout/',
-  '/_api/orders/',
-  '/_api/auth/',
-  '/_api/call/',
-  '/_api/cart/',
-  '/_api/push/',
-  '/_api/video/',
-  '/_api/user/password/',
-];
-
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Clears the cache after every successful write that may change a product, a shop or its approval. */
+/**
+ * Clears the cache after every successful write that may change a product, a shop or its approval: every
+ * write but those the route table marks `catalogue-neutral` (sign-in, calls, carts, push; sales, status changes
+ * and ratings drop only the answers showing their products, with invalidateProducts). A write to a path the
+ * table does not know clears too, so an endpoint added later is safe by default.
+ */
 export function invalidatingWrites(cache: ResponseCache) {
   return async function invalidateOnWrite(ctx: Context, next: () => Promise<unknown>) {
-    if (!WRITE_METHODS.has(ctx.method) || CATALOGUE_NEUTRAL_WRITES.some((p) => ctx.path.startsWith(p))) {
+    if (!WRITE_METHODS.has(ctx.method) || routeAt(ctx.method, ctx.path)?.cache === 'catalogue-neutral') {
       return next();
     }
     try {

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Next } from 'koa';
 import type { Knex } from 'knex';
 import { hotQuery } from '../../../db/connection';
-import type { AppContext, SessionUser } from './context';
+import { pathsWhere } from '../../contract/routes';
+import type { AppContext, AppDeps, SessionUser } from './context';
 
 export const SESSION_COOKIE = 'nagai_session';
 
@@ -20,6 +21,8 @@ export const USER_COLUMNS = [
   'phone',
   'address',
   'created_at',
+  'failed_logins',
+  'failed_login_at',
 ] as const;
 
 interface UserRow {
@@ -32,6 +35,8 @@ interface UserRow {
   phone: string | null;
   address: string | null;
   created_at: Date;
+  failed_logins: number;
+  failed_login_at: Date | string | null;
 }
 
 /** Maps a users row to the session user. */
@@ -46,6 +51,10 @@ export function toSessionUser(row: UserRow): SessionUser {
     phone: row.phone,
     address: row.address,
     createdAt: row.created_at,
+    failedLogins:
+      row.failed_logins > 0 && row.failed_login_at
+        ? { count: row.failed_logins, lastAt: new Date(row.failed_login_at) }
+        : null,
   };
 }
 
@@ -148,15 +157,10 @@ export async function adoptSession(ctx: AppContext, id: string, row: SessionRow 
 
 /**
  * Paths whose route looks the session up itself, in the same statement as its own query (the incoming-call
- * poll: 1,250 requests a second, one round trip each instead of two). Such a route must call adoptSession
- * before anything that needs the user.
+ * poll: 1,250 requests a second, one round trip each instead of two): the route table's `session: 'in-route'`
+ * entries, mounted with endpointWithSession (api/src/http/endpoint.ts).
  */
-export const SESSION_IN_ROUTE: ReadonlySet<string> = new Set([
-  '/_api/call/incoming',
-  '/_api/cart/list',
-  '/_api/cart/add',
-  '/_api/checkout/create',
-]);
+export const SESSION_IN_ROUTE: ReadonlySet<string> = pathsWhere((r) => r.session === 'in-route');
 
 /** Looks the cookie's session up on its own and puts its user on the request (what the middleware does). */
 export async function loadSession(ctx: AppContext): Promise<void> {
@@ -180,10 +184,10 @@ const ME_SELECT = ME_COLUMNS.map((c) => `me.${c} as me__${c}`).join(', ');
  * `me` (the session's user: no row without a valid session) and gives the route's rows; it is joined
  * laterally to `me`, and the rows come back ordered by `orderBy` (columns of the route's rows, as `r.x`).
  * Whatever the route writes must be guarded on `me` (its role), since the session is only checked afterwards:
- * the caller puts it on the request with adoptSession, then checks the role.
+ * endpointWithSession puts it on the request with adoptSession, then checks the role.
  */
 export async function queryWithSession<T>(
-  ctx: AppContext,
+  deps: AppDeps,
   sessionId: string,
   name: string,
   stmt: { ctes?: string; select: string; orderBy?: string },
@@ -192,8 +196,8 @@ export async function queryWithSession<T>(
   const sql = `with ${SESSION_USER_CTE}${stmt.ctes ? `, ${stmt.ctes}` : ''}
     select ${ME_SELECT}, r.* from me left join lateral (${stmt.select}) r on true
     ${stmt.orderBy ? `order by ${stmt.orderBy}` : ''}`;
-  const raw = await hotQuery<Record<string, unknown>>(ctx.deps.db, name, sql, [
-    ...sessionBindings(sessionId, ctx.deps.clock.now()),
+  const raw = await hotQuery<Record<string, unknown>>(deps.db, name, sql, [
+    ...sessionBindings(sessionId, deps.clock.now()),
     ...bindings,
   ]);
   if (raw.length === 0) return { session: undefined, rows: [] };

@@ -110,11 +110,13 @@ export function pageRenderer(dir: string, maxRenders = 8): PageRenderer {
 /** As many pages as allowed are being rendered already. */
 class RendersBusy extends Error {}
 
-/** The ids of the products a rendered page shows: those in its queries' answers. */
+/** The ids of the products a rendered page shows: those in its queries' answers (lists, or one product). */
 function productIds(body: unknown): number[] {
   const { state } = body as { state: { queries: { queries: { state: { data?: unknown } }[] } } };
   return state.queries.queries.flatMap(({ state: { data } }) => {
-    const products = (data as { products?: unknown } | undefined)?.products;
-    return Array.isArray(products) ? products.map((p) => (p as { id: number }).id) : [];
+    const { products, product } = (data ?? {}) as { products?: unknown; product?: { id?: unknown } };
+    if (Array.isArray(products)) return products.map((p) => (p as { id: number }).id);
+    // A product's own page (/product/{slug}-{id}): its one product.
+    return typeof product?.id === 'number' ? [product.id] : [];
   });
 }

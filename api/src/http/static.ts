@@ -2,8 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Next } from 'koa';
 import send from 'koa-send';
+import { pageHead, headHtml, robotsTxt, sitemapXml } from '../features/catalog/seo';
 import type { AppContext } from './context';
+import { selfOrigin } from './security';
 import { pageRenderer } from './ssr';
+
+/** The shell's own title and description, replaced by a product's or a shop's tags (features/catalog/seo.ts). */
+const SHELL_HEAD = /<meta\s+name="description"[^>]*>\s*<title>[^<]*<\/title>/;
 
 /**
  * Serves the built PWA: hashed assets cached for a year, the service worker and HTML never cached,
@@ -21,6 +26,22 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
       ctx.path.startsWith('/media/')
     ) {
       return next();
+    }
+    const origin = selfOrigin(ctx, ctx.deps.config.publicOrigin);
+    if (ctx.path === '/robots.txt') {
+      ctx.type = 'text/plain';
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = robotsTxt(origin);
+      return;
+    }
+    const sitemap = /^\/sitemap(?:-(\d{1,6}))?\.xml$/.exec(ctx.path);
+    if (sitemap) {
+      const xml = await sitemapXml(ctx.deps.db, origin, sitemap[1] ? Number(sitemap[1]) : undefined);
+      if (xml === undefined) return next();
+      ctx.type = 'application/xml';
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = xml;
+      return;
     }
     if (!fs.existsSync(indexPath)) return next();
     const file = path.join(root, path.normalize(ctx.path));
@@ -43,10 +64,16 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
     if (path.extname(ctx.path) && !ctx.path.endsWith('.html')) return next();
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
-    const rendered =
-      renderer && ctx.method === 'GET'
-        ? await renderer.render(ctx, await fs.promises.readFile(indexPath, 'utf8'))
-        : undefined;
-    ctx.body = rendered ?? fs.createReadStream(indexPath);
+    // A product's or a shop's page names itself in <head> for every reader (a shared link's preview), rendered
+    // or not.
+    const head = ctx.method === 'GET' ? await pageHead(ctx.deps, ctx.path, origin) : undefined;
+    if (!renderer && !head) {
+      ctx.body = fs.createReadStream(indexPath);
+      return;
+    }
+    let template = await fs.promises.readFile(indexPath, 'utf8');
+    if (head) template = template.replace(SHELL_HEAD, () => headHtml(head));
+    const rendered = renderer && ctx.method === 'GET' ? await renderer.render(ctx, template) : undefined;
+    ctx.body = rendered ?? template;
   };
 }

@@ -17,6 +17,8 @@ export interface Extensions {
   globals: ComponentType[];
   /** Rendered inside the seller profile's #video-settings section (e.g. the push ringing opt-in). */
   sellerVideoSettings: ComponentType[];
+  /** Rendered on the seller dashboard (e.g. the call-back queue and today's missed calls, issue #22). */
+  sellerDashboard: ComponentType[];
 }
 
 export const EMPTY_EXTENSIONS: Extensions = {
@@ -25,6 +27,7 @@ export const EMPTY_EXTENSIONS: Extensions = {
   storefrontActions: [],
   globals: [],
   sellerVideoSettings: [],
+  sellerDashboard: [],
 };
 
 export const ExtensionsContext = createContext<Extensions>(EMPTY_EXTENSIONS);

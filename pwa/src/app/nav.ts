@@ -9,7 +9,7 @@ export interface NavItem {
 }
 
 /**
- * Header navigation by role (spec §2). Visitors get the marketplace. Add a link here when its page exists
+ * Header navigation by role (docs/product-rules.md §2). Visitors get the marketplace. Add a link here when its page exists
  * in routes.tsx, with its label in locales/en.json and locales/ta.json under header.nav.
  */
 export const NAV_BY_ROLE: Record<UserRole | 'visitor', readonly NavItem[]> = {
@@ -26,7 +26,7 @@ export const NAV_BY_ROLE: Record<UserRole | 'visitor', readonly NavItem[]> = {
     { to: '/seller/orders', labelKey: 'header.nav.orders' },
     { to: '/seller/history', labelKey: 'header.nav.history' },
   ],
-  // The spec's /admin/products and /admin/reports show no content: only real pages get a link.
+  // The product rules' /admin/products and /admin/reports show no content: only real pages get a link.
   admin: [
     { to: '/admin/dashboard', labelKey: 'header.nav.dashboard' },
     { to: '/admin/sellers', labelKey: 'header.nav.sellers' },

@@ -1,44 +1,71 @@
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import {
+  createBrowserRouter,
+  UNSAFE_RouteContext as RouteContext,
+  useLocation,
+  useRoutes,
+  type Location,
+  type RouteObject,
+} from 'react-router-dom';
+import { backgroundLocation } from '../lib/background-location';
 import { LAZY_AREAS, type LazyArea } from '../lib/i18n';
 import { LocaleGate } from '../lib/locale-gate';
 import { RouteGuard } from './guards/route-guard';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './pages/route-error';
-import { NotFoundPage, ROUTES, routeFor } from './routes';
-
-/**
- * The locale areas (beyond the core ones in the entry, lib/locale-areas.ts) a page needs before it renders.
- * The public catalogue pages need only the core; any page not listed gets every area, so a new page never
- * shows raw keys.
- */
-const PAGE_AREAS: Record<string, readonly LazyArea[]> = {
-  '/marketplace': [],
-  '/sellers': [],
-  '/sellers/:sellerId': [],
-  '/:sellerSlug': [],
-  '/': ['landing', 'home'],
-  '/login': ['messages'],
-  '/customer/login': ['messages'],
-  '/seller/login': ['messages'],
-  '/admin/login': ['messages'],
-};
+import { NotFoundPage, ROUTES, routeFor, type AppRoute } from './routes';
 
 /** The locale areas the page at `pathname` renders with (loaded ahead of hydrating it, src/boot.tsx). */
 export function pageAreas(pathname: string): readonly LazyArea[] {
   const route = routeFor(pathname);
-  return route ? (PAGE_AREAS[route.path] ?? LAZY_AREAS) : [];
+  return route ? (route.areas ?? LAZY_AREAS) : [];
+}
+
+function RoutePage({ route: { access, areas, Page } }: { route: AppRoute }) {
+  return (
+    <RouteGuard access={access}>
+      <LocaleGate areas={areas ?? LAZY_AREAS}>
+        <Page />
+      </LocaleGate>
+    </RouteGuard>
+  );
+}
+
+const pages: RouteObject[] = [
+  ...ROUTES.map((route) => ({ path: route.path, element: <RoutePage route={route} /> })),
+  { path: '*', element: <NotFoundPage /> },
+];
+
+/** Route matching from the top (the background page is not a child of the overlay's route). */
+const TOP_LEVEL = { outlet: null, matches: [], isDataRoute: false };
+
+function BackgroundRoutes({ location }: { location: Location }) {
+  return useRoutes(pages, location);
+}
+
+/** The page an overlay was opened from, rendered at its own address under the overlay. */
+function BackgroundPage({ location }: { location: Location }) {
+  return (
+    <RouteContext.Provider value={TOP_LEVEL}>
+      <BackgroundRoutes location={location} />
+    </RouteContext.Provider>
+  );
+}
+
+/** A page that may show over the page it was opened from (lib/background-location.ts). */
+function OverlayPage({ route }: { route: AppRoute }) {
+  const background = backgroundLocation(useLocation().state);
+  return (
+    <>
+      {background && <BackgroundPage location={background} />}
+      <RoutePage route={route} />
+    </>
+  );
 }
 
 const children: RouteObject[] = [
-  ...ROUTES.map(({ path, access, Page }) => ({
-    path,
-    element: (
-      <RouteGuard access={access}>
-        <LocaleGate areas={PAGE_AREAS[path] ?? LAZY_AREAS}>
-          <Page />
-        </LocaleGate>
-      </RouteGuard>
-    ),
+  ...ROUTES.map((route) => ({
+    path: route.path,
+    element: route.overlay ? <OverlayPage route={route} /> : <RoutePage route={route} />,
   })),
   { path: '*', element: <NotFoundPage /> },
 ];
@@ -48,5 +75,9 @@ export const appRoutes: RouteObject[] = [{ element: <RootLayout />, errorElement
 
 /** The browser router (the server renders the same routes with a static router: src/entry-server.tsx). */
 export function createAppRouter() {
+  // A page loaded afresh (a reload, a restored tab) stands on its own, as the server rendered it: the page it
+  // was once opened over is forgotten.
+  const entry = window.history.state as { usr?: unknown } | null;
+  if (entry && backgroundLocation(entry.usr)) window.history.replaceState({ ...entry, usr: null }, '');
   return createBrowserRouter(appRoutes);
 }

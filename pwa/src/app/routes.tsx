@@ -1,7 +1,6 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy } from 'react';
 import { matchPath } from 'react-router-dom';
-import type { LazyPage } from './lazy-page';
-import type { RouteAccess } from './guards/route-guard';
+import type { AppRoute } from './route-types';
 import { adminRoutes } from '../features/admin/routes';
 import { callsRoutes } from '../features/calls/routes';
 import { catalogRoutes, storefrontRoutes } from '../features/catalog/routes';
@@ -10,12 +9,7 @@ import { homeRoutes } from '../features/home/routes';
 import { ordersRoutes } from '../features/orders/routes';
 import { sellerRoutes } from '../features/sellers/routes';
 
-/** One page of the app: a path, who may open it, and its lazily loaded component (its own chunk). */
-export interface AppRoute {
-  path: string;
-  access: RouteAccess;
-  Page: LazyExoticComponent<ComponentType> | LazyPage;
-}
+export type { AppRoute } from './route-types';
 
 /**
  * The one routes table. To add a page: build it under src/features/<area>/pages/<name>-page.tsx with a
@@ -24,20 +18,28 @@ export interface AppRoute {
  * Unknown paths fall through to the Not Found page; `/{sellerSlug}` storefronts should be the last entry.
  */
 export const ROUTES: readonly AppRoute[] = [
-  { path: '/login', access: 'guest', Page: lazy(() => import('../features/accounts/pages/login-page')) },
+  {
+    path: '/login',
+    access: 'guest',
+    areas: ['messages'],
+    Page: lazy(() => import('../features/accounts/pages/login-page')),
+  },
   {
     path: '/customer/login',
     access: 'guest',
+    areas: ['messages'],
     Page: lazy(() => import('../features/accounts/pages/customer-login-page')),
   },
   {
     path: '/seller/login',
     access: 'guest',
+    areas: ['messages'],
     Page: lazy(() => import('../features/accounts/pages/seller-login-page')),
   },
   {
     path: '/admin/login',
     access: 'guest',
+    areas: ['messages'],
     Page: lazy(() => import('../features/accounts/pages/admin-login-page')),
   },
   ...homeRoutes,

@@ -1,4 +1,6 @@
-/** Fallback text when a failed response carries no readable `error` (spec §7). */
+import type { RouteDescriptor, RouteInput, RouteResponse } from '../../../api/contract/routes';
+
+/** Fallback text when a failed response carries no readable `error` (docs/product-rules.md §7). */
 export const REQUEST_FAILED = 'Request failed';
 
 /** A failed API call: `message` is the body's `error` (what a person should read), else 'Request failed'. */
@@ -9,8 +11,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** The server's stable error code, when it sent one. */
     readonly code?: string,
-    /** Field issues of a 400 validation failure: `{ path, message }`. */
-    readonly issues?: { path: (string | number)[]; message: string }[],
+    /** Field issues of a 400 validation failure: `{ path, message }`, the path dotted ('customerPhone', 'items.0'). */
+    readonly issues?: { path: string; message: string }[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -78,6 +80,19 @@ async function request<T>(path: string, init: RequestInit & { signal?: AbortSign
 
 /** The one way the PWA talks to `/_api`: JSON in and out, same-origin credentials, errors as ApiError. */
 export const api = {
+  /**
+   * Calls a route of the route table (api/contract/routes.ts): its path and method come from its descriptor,
+   * and so do the types of what it takes (the query of a GET, the body of a POST) and what it answers.
+   */
+  call<D extends RouteDescriptor>(
+    route: D,
+    input: RouteInput<D>,
+    opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
+  ): Promise<RouteResponse<D>> {
+    return route.method === 'GET'
+      ? api.get<RouteResponse<D>>(route.path, input as Record<string, QueryValue> | undefined, opts)
+      : api.post<RouteResponse<D>>(route.path, input, opts);
+  },
   get<T>(path: string, params?: Record<string, QueryValue>, opts: { signal?: AbortSignal } = {}): Promise<T> {
     return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal });
   },

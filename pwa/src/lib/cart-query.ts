@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Cart } from '../../../api/contract/cart';
+import { API_ROUTES } from '../../../api/contract/routes';
 import { api } from './api-client';
 
 /**
@@ -12,5 +12,5 @@ export const cartKey = ['cart'] as const;
 export const cartListQuery = () =>
   queryOptions({
     queryKey: [...cartKey, 'list'] as const,
-    queryFn: ({ signal }) => api.get<Cart>('/_api/cart/list', undefined, { signal }),
+    queryFn: ({ signal }) => api.call(API_ROUTES.cartList, undefined, { signal }),
   });

@@ -1,32 +1,13 @@
-/** How a price is shown; the spec names a grouping and precision per place. */
-export type PriceStyle =
-  /** Cart, product cards, price filter, checkout: Indian grouping, no decimals — ₹1,00,000. */
-  | 'whole'
-  /** Order cards and invoices: Indian grouping, 2 decimals — ₹1,00,000.00. */
-  | 'order'
-  /** Product detail: US-style grouping of INR, 2 decimals — ₹100,000.00. */
-  | 'detail';
+import { formatInr } from '../../../api/contract/money';
 
-const formatters: Record<PriceStyle, Intl.NumberFormat> = {
-  whole: new Intl.NumberFormat('en-IN', {
-    style: 'currency',
-    currency: 'INR',
-    minimumFractionDigits: 0,
-    maximumFractionDigits: 0,
-  }),
-  order: new Intl.NumberFormat('en-IN', {
-    style: 'currency',
-    currency: 'INR',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }),
-  detail: new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'INR',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }),
-};
+/**
+ * The price styles of earlier releases. They no longer change anything: every price in the app is written one way
+ * (see `formatPrice`). Kept so a call that still names one compiles; new code leaves the style out.
+ * @deprecated
+ */
+export type PriceStyle = 'whole' | 'order' | 'detail';
+
+const PRICE_STYLES: ReadonlySet<string> = new Set<PriceStyle>(['whole', 'order', 'detail']);
 
 /** A price as a number, or null when it is not numeric (money arrives as a decimal string). */
 export function parsePrice(value: unknown): number | null {
@@ -39,17 +20,20 @@ export function parsePrice(value: unknown): number | null {
 }
 
 /**
- * Formats an INR amount for display. A non-numeric value gives `notAvailable`; pass the translated
- * `t('common.priceNotAvailable')` from a component.
+ * The one way the app writes money (docs/product-rules.md): INR with Indian (lakh) grouping, no paise on a whole
+ * rupee amount, two digits of paise otherwise — ₹9,20,786 and ₹9,20,786.50. A non-numeric value gives
+ * `notAvailable`; pass the translated `t('common.priceNotAvailable')` from a component.
  */
-export function formatPrice(
-  value: unknown,
-  style: PriceStyle = 'whole',
-  notAvailable = 'Price not available',
-): string {
+export function formatPrice(value: unknown, notAvailable?: string): string;
+/** @deprecated The style no longer changes anything; leave it out. */
+export function formatPrice(value: unknown, style: PriceStyle | undefined, notAvailable?: string): string;
+export function formatPrice(value: unknown, styleOrNotAvailable?: string, notAvailable?: string): string {
+  const fallback =
+    styleOrNotAvailable !== undefined && !PRICE_STYLES.has(styleOrNotAvailable)
+      ? styleOrNotAvailable
+      : (notAvailable ?? 'Price not available');
   const n = parsePrice(value);
-  if (n === null) return notAvailable;
-  return formatters[style].format(n);
+  return n === null ? fallback : formatInr(n);
 }
 
 /** A plain number with Indian digit grouping: 100000 → 1,00,000. */
@@ -66,4 +50,9 @@ export function formatCategory(value: string): string {
 export function initials(displayName: string | null | undefined): string {
   const letters = Array.from((displayName ?? '').replace(/\s+/g, ''));
   return letters.slice(0, 2).join('').toUpperCase() || '?';
+}
+
+/** The locale numbers are written in for a UI language (Indian grouping in both). */
+export function numberLocale(language: string): 'ta-IN' | 'en-IN' {
+  return language === 'ta' ? 'ta-IN' : 'en-IN';
 }

@@ -142,7 +142,7 @@ export function subscribePreferredLanguage(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Seller and admin areas are English only (spec §1): `/seller`, `/seller/...`, `/admin`, `/admin/...`. */
+/** Seller and admin areas are English only (docs/product-rules.md §1): `/seller`, `/seller/...`, `/admin`, `/admin/...`. */
 export function isEnglishOnlyPath(pathname: string): boolean {
   return /^\/(seller|admin)(\/|$)/.test(pathname);
 }
@@ -154,7 +154,7 @@ export async function applyLanguage(lng: Language): Promise<void> {
   if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }
 
-/** Starts i18next. Placeholders use single braces, as the spec writes them: 'Only {n} item(s)…'. */
+/** Starts i18next. Placeholders use single braces, as the product rules write them: 'Only {n} item(s)…'. */
 export async function initI18n(initial: Language = 'en'): Promise<I18n> {
   if (!i18n.isInitialized) {
     i18n.on('languageChanged', (lng) => {

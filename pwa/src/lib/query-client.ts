@@ -17,7 +17,7 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Global defaults of the spec (§7): fresh for 60 s, one retry, no refetch on focus or reconnect. */
+/** Global defaults of the product rules (docs/product-rules.md §7): fresh for 60 s, one retry, no refetch on focus; on reconnect only failed queries. */
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     queryCache: new QueryCache({
@@ -43,7 +43,9 @@ export function createQueryClient(): QueryClient {
         // One retry online; offline the first failure is final (the service worker already tried its cache).
         retry: (failureCount) => failureCount < 1 && isOnline(),
         refetchOnWindowFocus: false,
-        refetchOnReconnect: false,
+        // Back online, only what failed loads again (an error shown offline clears by itself); data on screen
+        // waits for its normal refresh.
+        refetchOnReconnect: (query) => query.state.status === 'error',
         // Fetch even when the browser says offline: the service worker answers catalogue reads from its cache.
         networkMode: 'offlineFirst',
       },

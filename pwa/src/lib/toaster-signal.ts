@@ -1,5 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
+/** At most this many toasts are on screen at once (the Toaster's `visibleToasts`); older ones wait behind. */
+export const VISIBLE_TOASTS = 3;
+
 let needed = false;
 const listeners = new Set<() => void>();
 

@@ -32,6 +32,33 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/**
+ * The sound policy of a phone's browser on a site it has not learnt to trust, which headless Chromium does
+ * not apply: an AudioContext starts suspended and resumes only inside a user gesture.
+ */
+export function refuseSoundWithoutGesture(context: BrowserContext): Promise<unknown> {
+  return context.addInitScript(() => {
+    // Headless Chromium counts script run by the test driver as user activation, so real input events are
+    // what count here: a trusted pointerdown or keydown lets the next resume() through.
+    let gestureAt = -Infinity;
+    const note = (e: Event) => {
+      if (e.isTrusted) gestureAt = performance.now();
+    };
+    window.addEventListener('pointerdown', note, true);
+    window.addEventListener('keydown', note, true);
+    const Original = window.AudioContext;
+    window.AudioContext = class extends Original {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        void super.suspend();
+      }
+      override resume(): Promise<void> {
+        return performance.now() - gestureAt < 5000 ? super.resume() : new Promise<void>(() => undefined);
+      }
+    } as typeof AudioContext;
+  });
+}
+
 /** A fresh browser context (own cookies and storage) at a phone or desktop size. */
 export function newContext(
   browser: Browser,

@@ -1,3 +1,4 @@
+import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../../api/src/config';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -33,6 +34,8 @@ export default async function setup(project: TestProject) {
     CALL_RING_TIMEOUT_MS: process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000',
     // The seller test adds a product image by URL from a server on this machine.
     MEDIA_ALLOW_PRIVATE_URLS: 'true',
+    // The push opt-in test stands a fake subscription on this host in for a browser push service's.
+    PUSH_ENDPOINT_HOSTS: `${DEFAULT_PUSH_ENDPOINT_HOSTS.join(',')},push.example.test`,
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {

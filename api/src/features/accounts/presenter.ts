@@ -14,6 +14,9 @@ export function presentUser(user: SessionUser, sellerProfile: SellerProfileRow |
     phone: user.phone,
     address: user.address,
     createdAt: new Date(user.createdAt).toISOString(),
+    failedLogins: user.failedLogins
+      ? { count: user.failedLogins.count, lastAt: user.failedLogins.lastAt.toISOString() }
+      : null,
     sellerProfile: sellerProfile ? presentSellerProfile(sellerProfile) : null,
   };
 }

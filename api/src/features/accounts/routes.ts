@@ -4,57 +4,85 @@ import {
   PasswordChangeSchema,
   ProfileUpdateSchema,
   RegisterSchema,
-  type SessionResponse,
-  type SuccessResponse,
-  type UserResponse,
 } from '../../../contract/accounts';
-import type { Feature } from '../../app';
-import { unauthorized } from '../../http/errors';
-import { endSession } from '../../http/session';
-import { parseBody } from '../../http/validate';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
+import { sweepRateLimits } from '../../http/rate-limit';
 import { presentUser } from './presenter';
-import { changePassword, loginWithPassword, registerWithPassword, updateProfile, withShop } from './service';
+import {
+  changePassword,
+  dismissLoginNotice,
+  loginWithPassword,
+  registerWithPassword,
+  updateProfile,
+  withShop,
+} from './service';
 
 /** Routes of the accounts area: session, login, registration, logout, profile and password. */
-export const accountsFeature: Feature = (router) => {
+export const accountsFeature: Feature = (router, { deps, background }) => {
+  // Failed-login and other counters are kept per account and address: old ones are dropped.
+  background.every('rate-limits:sweep', 10 * 60_000, async () => {
+    await sweepRateLimits(deps.db, deps.clock.now());
+  });
+
   // A visitor is not an error here: the app asks on every start.
-  router.get('/_api/auth/session', async (ctx) => {
-    const user = ctx.state.user;
-    const loaded = user ? await withShop(ctx.deps.db, user) : null;
-    ctx.body = { user: loaded ? presentUser(loaded.user, loaded.shop) : null } satisfies SessionResponse;
+  endpoint(router, R.session, {
+    handle: async (deps, user) => {
+      const loaded = user ? await withShop(deps.db, user) : null;
+      return { user: loaded ? presentUser(loaded.user, loaded.shop) : null };
+    },
   });
 
-  router.post('/_api/auth/login_with_password', async (ctx) => {
-    const input = parseBody(ctx, LoginSchema);
-    const loaded = await loginWithPassword(ctx, input);
-    ctx.body = { user: presentUser(loaded.user, loaded.shop) } satisfies UserResponse;
+  endpoint(router, R.login, {
+    input: LoginSchema,
+    handle: async (deps, _user, input, exchange) => {
+      const loaded = await loginWithPassword(deps, exchange, input);
+      return { user: presentUser(loaded.user, loaded.shop) };
+    },
   });
 
-  router.post('/_api/auth/register_with_password', async (ctx) => {
-    const input = parseBody(ctx, RegisterSchema);
-    const loaded = await registerWithPassword(ctx, input);
-    ctx.status = 201;
-    ctx.body = { user: presentUser(loaded.user, loaded.shop) } satisfies UserResponse;
+  endpoint(router, R.register, {
+    input: RegisterSchema,
+    handle: async (deps, _user, input, exchange) => {
+      const loaded = await registerWithPassword(deps, exchange, input);
+      return { user: presentUser(loaded.user, loaded.shop) };
+    },
   });
 
-  router.post('/_api/auth/logout', async (ctx) => {
-    await endSession(ctx, ctx.deps.db);
-    ctx.body = { success: true } satisfies SuccessResponse;
+  endpoint(router, R.logout, {
+    handle: async (deps, _user, _input, exchange) => {
+      const sessionId = exchange.sessionId;
+      await exchange.endSession();
+      // The session's event streams close too, in whichever process they are open.
+      if (sessionId) await deps.events.sessionEnded(sessionId);
+      return { success: true as const };
+    },
   });
 
-  router.post('/_api/user/profile/update', async (ctx) => {
-    const user = ctx.state.user;
-    if (!user) throw unauthorized(M.mustBeLoggedIn);
-    const input = parseBody(ctx, ProfileUpdateSchema);
-    const loaded = await updateProfile(ctx.deps.db, user.id, input, ctx.deps.clock.now());
-    ctx.body = { user: presentUser(loaded.user, loaded.shop) } satisfies UserResponse;
+  endpoint(router, R.profileUpdate, {
+    visitorMessage: M.mustBeLoggedIn,
+    input: ProfileUpdateSchema,
+    handle: async (deps, user, input) => {
+      const loaded = await updateProfile(deps, user, input);
+      return { user: presentUser(loaded.user, loaded.shop) };
+    },
   });
 
-  router.post('/_api/user/password/change', async (ctx) => {
-    const user = ctx.state.user;
-    if (!user) throw unauthorized();
-    const input = parseBody(ctx, PasswordChangeSchema);
-    await changePassword(ctx, user, input);
-    ctx.body = { success: true } satisfies SuccessResponse;
+  endpoint(router, R.loginNoticeDismiss, {
+    handle: async (deps, user) => {
+      await dismissLoginNotice(deps.db, user.id);
+      return { success: true as const };
+    },
+  });
+
+  endpoint(router, R.passwordChange, {
+    input: PasswordChangeSchema,
+    handle: async (deps, user, input, exchange) => {
+      await changePassword(deps, exchange, user, input);
+      // Every session was revoked (this tab got a new one): their event streams close; this tab's reconnects.
+      await deps.events.userSessionsRevoked(user.id);
+      return { success: true as const };
+    },
   });
 };

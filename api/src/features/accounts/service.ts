@@ -7,21 +7,27 @@ import {
   type ProfileUpdateInput,
   type RegisterInput,
 } from '../../../contract/accounts';
-import type { AppContext, SessionUser } from '../../http/context';
+import type { AppDeps, SessionUser } from '../../http/context';
+import type { Exchange } from '../../http/endpoint';
 import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../../http/errors';
-import { hitRateLimit, resetRateLimit, type RateLimitResult } from '../../http/rate-limit';
-import { revokeUserSessions, startSession, toSessionUser, USER_COLUMNS } from '../../http/session';
+import {
+  hitRateLimit,
+  peekRateLimit,
+  resetRateLimit,
+  throttleAttempt,
+  type RateLimitResult,
+} from '../../http/rate-limit';
+import { revokeUserSessions, toSessionUser, USER_COLUMNS } from '../../http/session';
 import type { SellerProfileRow } from '../sellers/presenter';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
-/** Failed-login limits: per account (lower-cased email) and per client IP, in one fixed window. */
-export const LOGIN_LIMITS = { perAccount: 5, perIp: 30, windowMs: 15 * MINUTE } as const;
-/** Registrations per client IP per hour. */
-export const REGISTER_LIMITS = { perIp: 20, windowMs: 60 * MINUTE } as const;
-/** Wrong current passwords per user before password change locks (a stolen session must not brute-force it). */
-export const PASSWORD_CHANGE_LIMITS = { perUser: 5, windowMs: 15 * MINUTE } as const;
+/** Failed logins are remembered per account and address for this long (the growing wait restarts after). */
+export const LOGIN_FAILURE_WINDOW_MS = 24 * HOUR;
+/** Wrong current passwords are counted per user in this window (a stolen session must not brute-force it). */
+export const PASSWORD_CHANGE_WINDOW_MS = 15 * MINUTE;
 
 type UserRow = Parameters<typeof toSessionUser>[0];
 
@@ -36,6 +42,14 @@ const isUniqueViolation = (err: unknown) =>
 
 const fill = (template: string, retryAfterMs: number) =>
   template.replace('{minutes}', String(Math.max(1, Math.ceil(retryAfterMs / MINUTE))));
+
+/** 429 for a short wait, told in seconds. */
+const tooManySeconds = (template: string, retryAfterMs: number) =>
+  tooManyRequests(
+    template.replace('{seconds}', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))),
+    retryAfterMs / 1000,
+    'too_many_attempts',
+  );
 
 const tooMany = (template: string, limit: RateLimitResult) =>
   tooManyRequests(fill(template, limit.retryAfterMs), limit.retryAfterMs / 1000, 'too_many_attempts');
@@ -57,36 +71,65 @@ export async function loadUser(db: Knex, id: number): Promise<LoadedUser> {
 }
 
 /**
- * Checks email and password and starts a new session. Each attempt is counted before the password is
- * checked, so concurrent guesses cannot slip past the limit and a locked account stays locked even with
- * the right password; a success clears the account's count and gives back the IP's.
+ * Checks email and password and starts a new session. Never locks an account: a guesser is slowed per account
+ * and address (LOGIN_FREE_ATTEMPTS at once, then a wait that doubles with each failure), so the owner coming
+ * from another address is never held up by a stranger's guesses. The attempt is counted before the password is
+ * checked, so concurrent guesses cannot slip past the wait; a success clears its account-and-address count.
+ * Per address alone only a loose bound applies (a carrier NAT puts thousands of customers behind one address).
+ * Failures against an existing account are recorded on it, for the owner to see at their next sign-in.
  */
-export async function loginWithPassword(ctx: AppContext, input: LoginInput): Promise<LoadedUser> {
-  const { db, clock } = ctx.deps;
+export async function loginWithPassword(
+  deps: AppDeps,
+  client: Exchange,
+  input: LoginInput,
+): Promise<LoadedUser> {
+  const { db, clock, config } = deps;
+  const limits = config.limits;
   const now = clock.now();
-  const ipKey = `login:ip:${ctx.ip}`;
-  const accountKey = `login:account:${input.email.toLowerCase()}`;
+  const email = input.email.toLowerCase();
+  const ipKey = `login:ip:${client.ip}`;
+  const pairKey = `login:pair:${client.ip}:${email}`;
 
-  // IP first: a client already locked out must not keep burning other people's account counters.
-  const ip = await hitRateLimit(db, ipKey, LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowMs, now);
+  const ip = await peekRateLimit(db, ipKey, limits.loginFailuresPerIpPerHour, HOUR, now);
   if (!ip.allowed) throw tooMany(M.tooManyLoginAttempts, ip);
-  const account = await hitRateLimit(db, accountKey, LOGIN_LIMITS.perAccount, LOGIN_LIMITS.windowMs, now);
-  if (!account.allowed) throw tooMany(M.tooManyLoginAttempts, account);
+  const pair = await throttleAttempt(
+    db,
+    pairKey,
+    {
+      free: limits.loginFreeAttempts,
+      baseMs: limits.loginDelayBaseMs,
+      maxMs: limits.loginDelayMaxMs,
+      windowMs: LOGIN_FAILURE_WINDOW_MS,
+    },
+    now,
+  );
+  if (!pair.allowed) throw tooManySeconds(M.loginSlowDown, pair.retryAfterMs);
 
   const row = (await db('users')
-    .whereRaw('lower(email) = ?', [input.email.toLowerCase()])
+    .whereRaw('lower(email) = ?', [email])
     .first(...USER_COLUMNS, 'password_hash')) as (UserRow & { password_hash: string }) | undefined;
   let ok = false;
   if (row) ok = await verifyPassword(row.password_hash, input.password);
   else await verifyAgainstDummy(input.password);
-  if (!row || !ok) throw new AppError(401, 'invalid_credentials', M.invalidCredentials);
+  if (!row || !ok) {
+    await hitRateLimit(db, ipKey, limits.loginFailuresPerIpPerHour, HOUR, now);
+    if (row) {
+      await db('users')
+        .where({ id: row.id })
+        .update({ failed_logins: db.raw('failed_logins + 1'), failed_login_at: now });
+    }
+    throw new AppError(401, 'invalid_credentials', M.invalidCredentials);
+  }
 
-  await resetRateLimit(db, accountKey);
-  // The IP limit counts failures only: take this success's hit back.
-  await db('rate_limits').where({ key: ipKey }).where('count', '>', 0).decrement('count', 1);
-  await startSession(ctx, db, row.id);
+  await resetRateLimit(db, pairKey);
+  await client.startSession(db, row.id);
   const { password_hash: _hash, ...user } = row;
   return withShop(db, toSessionUser(user));
+}
+
+/** The owner has seen the notice of failed sign-ins: forget them. */
+export async function dismissLoginNotice(db: Knex, userId: number): Promise<void> {
+  await db('users').where({ id: userId }).update({ failed_logins: 0, failed_login_at: null });
 }
 
 /** Compares the admin signup code in constant time; false when the server has none. */
@@ -97,14 +140,18 @@ function adminCodeMatches(expected: string | undefined, given: string | undefine
 }
 
 /** Creates an account (customer by default; admin only with the server's signup code) and signs it in. */
-export async function registerWithPassword(ctx: AppContext, input: RegisterInput): Promise<LoadedUser> {
-  const { db, clock, config } = ctx.deps;
+export async function registerWithPassword(
+  deps: AppDeps,
+  client: Exchange,
+  input: RegisterInput,
+): Promise<LoadedUser> {
+  const { db, clock, config } = deps;
   // Counted before the role check too, so the admin code cannot be guessed at speed.
   const limit = await hitRateLimit(
     db,
-    `register:ip:${ctx.ip}`,
-    REGISTER_LIMITS.perIp,
-    REGISTER_LIMITS.windowMs,
+    `register:ip:${client.ip}`,
+    config.limits.registrationPerIpPerHour,
+    HOUR,
     clock.now(),
   );
   if (!limit.allowed) throw tooMany(M.tooManyRegistrations, limit);
@@ -131,31 +178,45 @@ export async function registerWithPassword(ctx: AppContext, input: RegisterInput
     if (isUniqueViolation(err)) throw conflict(M.emailAlreadyInUse, 'email_in_use');
     throw err;
   }
-  await startSession(ctx, db, row.id);
+  await client.startSession(db, row.id);
   return { user: toSessionUser(row), shop: null };
 }
 
-/** Updates the given profile fields of a user. */
+/**
+ * Updates the given profile fields of a user. A new email needs the current password (counted with the
+ * password change's wrong guesses), and an email that is taken gets the same 400 as any email that cannot be
+ * used: the answer never says that another account has it.
+ */
 export async function updateProfile(
-  db: Knex,
-  userId: number,
+  deps: AppDeps,
+  user: SessionUser,
   input: ProfileUpdateInput,
-  now: Date,
 ): Promise<LoadedUser> {
+  const { db, clock } = deps;
+  const now = clock.now();
   const patch: Record<string, unknown> = { updated_at: now };
   if (input.displayName !== undefined) patch.display_name = input.displayName;
-  if (input.email !== undefined) patch.email = input.email.toLowerCase();
-  if (input.avatarUrl !== undefined) patch.avatar_url = input.avatarUrl;
+  if (input.email !== undefined && input.email.toLowerCase() !== user.email.toLowerCase()) {
+    await checkCurrentPassword(deps, user, input.currentPassword ?? '');
+    patch.email = input.email.toLowerCase();
+  }
+  if (input.avatarUrl !== undefined) {
+    if (input.avatarUrl !== null) {
+      const key = input.avatarUrl.slice('/media/'.length);
+      if (!(await db('media').where({ key }).first('key'))) throw badRequest(M.invalidAvatarUrl);
+    }
+    patch.avatar_url = input.avatarUrl;
+  }
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
   let row: UserRow | undefined;
   try {
     [row] = (await db('users')
-      .where({ id: userId })
+      .where({ id: user.id })
       .update(patch)
       .returning([...USER_COLUMNS])) as UserRow[];
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(M.emailAlreadyInUse, 'email_in_use');
+    if (isUniqueViolation(err)) throw badRequest(M.emailUnavailable, 'email_unavailable');
     throw err;
   }
   if (!row) throw new AppError(404, 'not_found', 'User not found.');
@@ -163,31 +224,40 @@ export async function updateProfile(
 }
 
 /**
- * Changes the password after checking the current one, revokes every session of the user (the one
- * used for this request too) and starts a fresh one, so only this tab stays signed in.
+ * Checks the user's current password, with wrong guesses counted per user
+ * (PASSWORD_CHANGE_ATTEMPTS_PER_USER in PASSWORD_CHANGE_WINDOW_MS): a stolen session must not brute-force it.
  */
-export async function changePassword(
-  ctx: AppContext,
-  user: SessionUser,
-  input: PasswordChangeInput,
-): Promise<void> {
-  const { db, clock } = ctx.deps;
+async function checkCurrentPassword(deps: AppDeps, user: SessionUser, password: string): Promise<void> {
+  const { db, clock, config } = deps;
   const key = `password-change:user:${user.id}`;
   const limit = await hitRateLimit(
     db,
     key,
-    PASSWORD_CHANGE_LIMITS.perUser,
-    PASSWORD_CHANGE_LIMITS.windowMs,
+    config.limits.passwordChangeAttemptsPerUser,
+    PASSWORD_CHANGE_WINDOW_MS,
     clock.now(),
   );
   if (!limit.allowed) throw tooMany(M.tooManyPasswordAttempts, limit);
-
   const row = (await db('users').where({ id: user.id }).first('password_hash')) as
     { password_hash: string } | undefined;
-  if (!row || !(await verifyPassword(row.password_hash, input.currentPassword))) {
+  if (!row || !password || !(await verifyPassword(row.password_hash, password))) {
     throw badRequest(M.currentPasswordWrong, 'current_password_incorrect');
   }
   await resetRateLimit(db, key);
+}
+
+/**
+ * Changes the password after checking the current one, revokes every session of the user (the one
+ * used for this request too) and starts a fresh one, so only this tab stays signed in.
+ */
+export async function changePassword(
+  deps: AppDeps,
+  client: Exchange,
+  user: SessionUser,
+  input: PasswordChangeInput,
+): Promise<void> {
+  const { db, clock } = deps;
+  await checkCurrentPassword(deps, user, input.currentPassword);
 
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (trx) => {
@@ -195,6 +265,6 @@ export async function changePassword(
       .where({ id: user.id })
       .update({ password_hash: passwordHash, updated_at: clock.now() });
     await revokeUserSessions(trx, user.id);
-    await startSession(ctx, trx, user.id);
+    await client.startSession(trx, user.id);
   });
 }

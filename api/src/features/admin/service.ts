@@ -46,7 +46,7 @@ export async function listCustomers(db: Knex): Promise<AdminUserRow[]> {
 }
 
 /**
- * Approves anything not approved, disapproves anything not disapproved (spec §4). One conditional update,
+ * Approves anything not approved, disapproves anything not disapproved (docs/product-rules.md §4). One conditional update,
  * so two admins acting at once cannot both succeed on the same transition.
  */
 export async function setApproval(

@@ -1,3 +1,4 @@
+import type { CallProduct } from '../../../contract/call-selling';
 import type { CallStatus } from '../../../contract/constants';
 import type {
   CallHistoryEntry,
@@ -21,6 +22,10 @@ export interface CallRow {
   ended_at: Date | string | null;
   ended_by: number | null;
   end_reason: string | null;
+  /** The piece the customer called about (migration 0013). */
+  product_id: number | null;
+  /** Who the call rings (migration 0015): the shop, or the customer for a jeweller's call-back. */
+  direction?: 'to_seller' | 'to_customer';
 }
 
 /** A calls row with both parties' names joined in. */
@@ -59,50 +64,79 @@ export function presentCallSummary(row: CallRow): CallSummary {
   };
 }
 
-/** The shape respond and end answer with (spec §7: { id, status, callerId }, plus sellerId). */
+/** The shape respond and end answer with (docs/product-rules.md §7: { id, status, callerId }, plus sellerId). */
 export function presentCallBrief(row: CallRow): Omit<CallSummary, 'createdAt'> {
   return { id: row.id, status: row.status, callerId: row.caller_id, sellerId: row.seller_id };
 }
 
-export function presentIncomingCall(row: CallWithNamesRow): IncomingCall {
+export function presentIncomingCall(
+  row: Pick<
+    CallWithNamesRow,
+    'id' | 'caller_id' | 'caller_name' | 'caller_avatar_url' | 'created_at' | 'direction'
+  >,
+  product: CallProduct | null,
+): IncomingCall {
   return {
     callId: row.id,
     caller: { id: row.caller_id, displayName: row.caller_name, avatarUrl: row.caller_avatar_url },
     createdAt: iso(row.created_at),
+    product,
+    ...(row.direction === 'to_customer' ? { callBack: true } : {}),
   };
 }
 
-const shopName = (row: CallWithNamesRow) => row.shop_name ?? row.seller_display_name;
+/**
+ * Whether the viewer is the side the call rang (who answers; the other side rang and offers the video): the
+ * seller for a customer's call, the customer for a jeweller's call-back (issue #22).
+ */
+export const isRung = (row: Pick<CallRow, 'seller_id' | 'direction'>, viewerId: number): boolean =>
+  (row.seller_id === viewerId) !== (row.direction === 'to_customer');
+
+/** The shop's name (its display name until it has a profile). */
+export const shopName = (row: Pick<CallWithNamesRow, 'shop_name' | 'seller_display_name'>) =>
+  row.shop_name ?? row.seller_display_name;
 
 /** The call as seen by one participant: the other side is the participant. */
-export function presentCallStatus(row: CallWithNamesRow, viewerId: number): CallStatusResponse {
-  const isIncoming = row.seller_id === viewerId;
+export function presentCallStatus(
+  row: CallWithNamesRow,
+  viewerId: number,
+  product: CallProduct | null,
+): CallStatusResponse {
+  const isSeller = row.seller_id === viewerId;
   return {
     callId: row.id,
     status: row.status,
-    isIncoming,
-    participantId: isIncoming ? row.caller_id : row.seller_id,
-    participantName: isIncoming ? row.caller_name : shopName(row),
+    isIncoming: isRung(row, viewerId),
+    participantId: isSeller ? row.caller_id : row.seller_id,
+    participantName: isSeller ? row.caller_name : shopName(row),
     createdAt: iso(row.created_at),
     answeredAt: isoOrNull(row.answered_at),
     endedAt: isoOrNull(row.ended_at),
+    endReason: row.end_reason ?? null,
+    shopName: shopName(row),
+    product,
   };
 }
 
-export function presentHistoryEntry(row: CallWithNamesRow, viewerId: number): CallHistoryEntry {
-  const isIncoming = row.seller_id === viewerId;
+export function presentHistoryEntry(
+  row: CallWithNamesRow,
+  viewerId: number,
+  product: CallProduct | null,
+): CallHistoryEntry {
+  const isSeller = row.seller_id === viewerId;
   return {
     id: row.id,
     callId: row.id,
     calleeName: shopName(row),
-    participantName: isIncoming ? row.caller_name : shopName(row),
-    participantId: isIncoming ? row.caller_id : row.seller_id,
-    isIncoming,
+    participantName: isSeller ? row.caller_name : shopName(row),
+    participantId: isSeller ? row.caller_id : row.seller_id,
+    isIncoming: isRung(row, viewerId),
     status: row.status,
     createdAt: iso(row.created_at),
     answeredAt: isoOrNull(row.answered_at),
     endedAt: isoOrNull(row.ended_at),
     durationSeconds: callDurationSeconds(row),
+    product,
   };
 }
 

@@ -1,4 +1,3 @@
-import type { Feature } from '../../app';
 import {
   CALL_MESSAGES,
   callIdQuerySchema,
@@ -8,9 +7,9 @@ import {
   sendSignalSchema,
   signalsQuerySchema,
 } from '../../../contract/calls';
-import { currentUser, requireAuth, requireRole } from '../../http/auth';
-import { parseBody, parseQuery } from '../../http/validate';
-import { adoptSession, sessionIdOf } from '../../http/session';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { Feature } from '../../http/context';
+import { endpoint, endpointWithSession } from '../../http/endpoint';
 import {
   endCall,
   getCallStatus,
@@ -24,8 +23,12 @@ import {
   respondToCall,
   sendSignal,
   sweepCalls,
+  touchStreamingCalls,
   type IncomingCallNotifier,
 } from './service';
+
+/** How often the presence of streaming sellers and the active calls of streaming users are refreshed. */
+export const STREAM_PRESENCE_MS = 5000;
 
 /** How often each process expires unanswered calls even when nobody polls. */
 export const CALLS_SWEEP_INTERVAL_MS = 5000;
@@ -43,57 +46,64 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     });
     const presence = new PresenceRecorder(deps.db);
     background.every('calls:presence', PRESENCE_FLUSH_MS, () => presence.flush(deps.clock.now()));
-
-    router.post(
-      '/_api/call/initiate',
-      requireRole(['customer'], () => CALL_MESSAGES.customersOnly),
-      async (ctx) => {
-        const { sellerId } = parseBody(ctx, initiateCallSchema);
-        ctx.status = 201;
-        ctx.body = await initiateCall(ctx.deps, currentUser(ctx), sellerId, opts.onIncomingCall);
-      },
-    );
-
-    // The session is read here, with the seller's calls, in one statement (SESSION_IN_ROUTE).
-    const sellersOnly = requireRole(['seller'], () => CALL_MESSAGES.sellersOnly);
-    router.get('/_api/call/incoming', async (ctx) => {
-      const id = sessionIdOf(ctx);
-      const read = id ? await readPoll(ctx.deps, id) : undefined;
-      if (id) await adoptSession(ctx, id, read?.session);
-      await sellersOnly(ctx, async () => {
-        ctx.body = await pollIncomingCalls(ctx.deps, currentUser(ctx), read?.calls ?? [], presence);
-      });
+    // A seller whose app holds the event stream open is reachable as surely as one who polls; anyone streaming
+    // is on their active call.
+    background.every('calls:streams', STREAM_PRESENCE_MS, async () => {
+      const now = deps.clock.now();
+      const users = deps.events.connectedUsers();
+      for (const u of users) if (u.role === 'seller') presence.polled(u.userId, now);
+      await touchStreamingCalls(
+        deps.db,
+        users.map((u) => u.userId),
+        now,
+      );
     });
 
-    router.post('/_api/call/respond', requireAuth(), async (ctx) => {
-      const { callId, response } = parseBody(ctx, respondCallSchema);
-      ctx.body = await respondToCall(ctx.deps, currentUser(ctx), callId, response);
+    endpoint(router, R.callInitiate, {
+      roleMessage: () => CALL_MESSAGES.customersOnly,
+      input: initiateCallSchema,
+      handle: (deps, user, { sellerId, productId }) =>
+        initiateCall(deps, user, sellerId, productId, opts.onIncomingCall),
+    });
+
+    // The session is read here, with the seller's calls, in one statement (session: 'in-route').
+    endpointWithSession(router, R.callIncoming, {
+      roleMessage: () => CALL_MESSAGES.sellersOnly,
+      read: async (deps, sessionId) => {
+        const read = await readPoll(deps, sessionId);
+        return {
+          session: read.session,
+          answer: (user) => pollIncomingCalls(deps, user, read.calls, presence),
+        };
+      },
+    });
+
+    endpoint(router, R.callRespond, {
+      input: respondCallSchema,
+      handle: (deps, user, { callId, response }) => respondToCall(deps, user, callId, response),
     });
 
     // Also the target of navigator.sendBeacon on page unload: a same-origin JSON Blob with the cookie.
-    router.post('/_api/call/end', requireAuth(), async (ctx) => {
-      const { callId } = parseBody(ctx, endCallSchema);
-      ctx.body = await endCall(ctx.deps, currentUser(ctx), callId);
+    endpoint(router, R.callEnd, {
+      input: endCallSchema,
+      handle: (deps, user, { callId, reason }) => endCall(deps, user, callId, reason),
     });
 
-    router.get('/_api/call/status', requireAuth(), async (ctx) => {
-      const { callId } = parseQuery(ctx, callIdQuerySchema);
-      ctx.body = await getCallStatus(ctx.deps, currentUser(ctx), callId);
+    endpoint(router, R.callStatus, {
+      input: callIdQuerySchema,
+      handle: (deps, user, { callId }) => getCallStatus(deps, user, callId),
     });
 
-    router.get('/_api/calls/history', requireAuth(), async (ctx) => {
-      ctx.body = await listCallHistory(ctx.deps, currentUser(ctx));
+    endpoint(router, R.callHistory, { handle: (deps, user) => listCallHistory(deps, user) });
+
+    endpoint(router, R.callSignal, {
+      input: sendSignalSchema,
+      handle: (deps, user, input) => sendSignal(deps, user, input),
     });
 
-    router.post('/_api/call/signal', requireAuth(), async (ctx) => {
-      const input = parseBody(ctx, sendSignalSchema);
-      ctx.status = 201;
-      ctx.body = await sendSignal(ctx.deps, currentUser(ctx), input);
-    });
-
-    router.get('/_api/call/signals', requireAuth(), async (ctx) => {
-      const { callId, after } = parseQuery(ctx, signalsQuerySchema);
-      ctx.body = await listSignals(ctx.deps, currentUser(ctx), callId, after);
+    endpoint(router, R.callSignals, {
+      input: signalsQuerySchema,
+      handle: (deps, user, { callId, after }) => listSignals(deps, user, callId, after),
     });
   };
 }

@@ -4,6 +4,7 @@ import {
   CALL_INITIATE_RATE,
   CALL_MESSAGES as MSG,
   SIGNALS_PAGE_SIZE,
+  type CallEndReasonInput,
   type CallHistoryResponse,
   type CallSignalsResponse,
   type CallStatusResponse,
@@ -14,12 +15,17 @@ import {
   type RespondCallResponse,
   type SendSignalInput,
 } from '../../../contract/calls';
+import { SELLING_ERROR_CODES, SELLING_MESSAGES, type CallProduct } from '../../../contract/call-selling';
 import { LIVE_CALL_STATUSES, TERMINAL_CALL_STATUSES } from '../../../contract/constants';
 import type { AppDeps, SessionUser } from '../../http/context';
 import { conflict, notFound, tooManyRequests } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
 import { SESSION_USER_CTE, sessionBindings, type SessionRow } from '../../http/session';
 import { hotQuery } from '../../../../db/connection';
+import { pruneSignalEvents } from '../events/service';
+import { loadCallProduct, loadCallProducts } from '../selling/products';
+import { answerCallback, loadCallState } from '../schedule/service';
+import { SHOP_HOURS_ERROR_CODES, SHOP_HOURS_MESSAGES } from '../../../contract/shop-hours';
 import {
   presentCallBrief,
   presentCallStatus,
@@ -36,7 +42,11 @@ import {
  * Told about each new call so another feature (web push) can ring the seller. It runs after the call is
  * stored and is never awaited by the customer's request; its failures are only logged.
  */
-export type IncomingCallNotifier = (call: CallSummary, callerName: string) => void | Promise<void>;
+export type IncomingCallNotifier = (
+  call: CallSummary,
+  callerName: string,
+  product: CallProduct | null,
+) => void | Promise<void>;
 
 type CallsDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
 
@@ -133,7 +143,23 @@ export async function sweepCalls(
     .db('call_signals')
     .whereIn('call_id', deps.db('calls').select('id').whereIn('status', TERMINAL_CALL_STATUSES))
     .delete();
+  await pruneSignalEvents(deps.db, TERMINAL_CALL_STATUSES);
   return { expired, abandoned, signalsDeleted };
+}
+
+/**
+ * Users whose event stream is open are on their calls as surely as users who poll: their active calls are
+ * marked seen, so a call carried by the stream alone is never taken for abandoned.
+ */
+export async function touchStreamingCalls(db: Knex, userIds: number[], now: Date): Promise<void> {
+  if (!userIds.length) return;
+  await db('calls')
+    .where('status', 'active')
+    .where((w) => w.whereIn('caller_id', userIds).orWhereIn('seller_id', userIds))
+    .update({
+      caller_seen_at: db.raw('case when caller_id = any(?) then ? else caller_seen_at end', [userIds, now]),
+      seller_seen_at: db.raw('case when seller_id = any(?) then ? else seller_seen_at end', [userIds, now]),
+    });
 }
 
 const withNames = (db: Knex) =>
@@ -159,11 +185,15 @@ async function participantCall(db: Knex, callId: number, userId: number): Promis
   return row;
 }
 
-/** Starts a call from a customer to a seller; the call is pending until the seller's app picks it up. */
+/**
+ * Starts a call from a customer to a seller; the call is pending until the seller's app picks it up. A call
+ * placed from a product names it (`productId`): it must be a product of that shop that is not deleted.
+ */
 export async function initiateCall(
   deps: CallsDeps,
   caller: SessionUser,
   sellerId: number,
+  productId: number | undefined,
   notify?: IncomingCallNotifier,
 ): Promise<InitiateCallResponse> {
   const { db } = deps;
@@ -171,7 +201,7 @@ export async function initiateCall(
   const rate = await hitRateLimit(
     db,
     `call-initiate:${caller.id}`,
-    CALL_INITIATE_RATE.limit,
+    deps.config.limits.callInitiatePerUserPerMinute,
     CALL_INITIATE_RATE.windowMs,
     now,
   );
@@ -188,6 +218,17 @@ export async function initiateCall(
     { id: number; is_approved: boolean | null; video_call_enabled: boolean } | undefined;
   if (!seller || seller.is_approved !== true) throw notFound(MSG.sellerNotFound, CODES.sellerNotFound);
   if (!seller.video_call_enabled) throw conflict(MSG.videoDisabled, CODES.videoDisabled);
+  // Hours and away decide whether the shop may be rung now (issue #22; the one call state of hours.ts).
+  const shop = await loadCallState(db, sellerId, now);
+  if (shop?.state === 'closed') throw conflict(SHOP_HOURS_MESSAGES.closed, SHOP_HOURS_ERROR_CODES.closed);
+  if (shop?.state === 'away') throw conflict(SHOP_HOURS_MESSAGES.away, SHOP_HOURS_ERROR_CODES.away);
+  if (productId !== undefined) {
+    const own = await db('products')
+      .where({ id: productId, seller_id: sellerId })
+      .whereNull('deleted_at')
+      .first('id');
+    if (!own) throw notFound(SELLING_MESSAGES.productNotInShop, SELLING_ERROR_CODES.productNotInShop);
+  }
 
   // A stale ringing call of this customer must not count as "in progress".
   await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callerId: caller.id });
@@ -209,6 +250,7 @@ export async function initiateCall(
         status: 'pending',
         provider: deps.config.video.provider,
         created_at: now,
+        product_id: productId ?? null,
       })
       .returning('*')) as CallRow[];
   } catch (err) {
@@ -220,7 +262,7 @@ export async function initiateCall(
   const call = presentCallSummary(row);
   if (notify) {
     void Promise.resolve()
-      .then(() => notify(call, caller.displayName))
+      .then(async () => notify(call, caller.displayName, await loadCallProduct(db, row.product_id)))
       .catch((err: unknown) => deps.logger.warn({ err, callId: call.id }, 'incoming call notifier failed'));
   }
   return { callId: call.id, status: 'pending', call };
@@ -277,23 +319,24 @@ export class PresenceRecorder {
   }
 }
 
-const INCOMING_SQL = `select c.id, c.caller_id, c.created_at, c.status, cu.display_name as caller_name,
+const INCOMING_SQL = `select c.id, c.caller_id, c.created_at, c.status, c.product_id, cu.display_name as caller_name,
        cu.avatar_url as caller_avatar_url
   from calls c join users cu on cu.id = c.caller_id
- where c.seller_id = ? and c.status in ('pending', 'ringing')
+ where c.seller_id = ? and c.status in ('pending', 'ringing') and c.direction = 'to_seller'
  order by c.created_at, c.id`;
 
 /** The session's user and, for a seller, each unanswered call with its caller: a row per call, or one row. */
 const POLL_SQL = `with ${SESSION_USER_CTE}
 select me.*, c.id as call_id, c.caller_id, c.created_at as call_created_at, c.status as call_status,
-       cu.display_name as caller_name, cu.avatar_url as caller_avatar_url
+       c.product_id, cu.display_name as caller_name, cu.avatar_url as caller_avatar_url
   from me left join (calls c join users cu on cu.id = c.caller_id)
     on c.seller_id = me.id and me.role = 'seller' and c.status in ('pending', 'ringing')
+       and c.direction = 'to_seller'
  order by c.created_at, c.id`;
 
 type IncomingRow = Pick<
   CallWithNamesRow,
-  'id' | 'caller_id' | 'created_at' | 'status' | 'caller_name' | 'caller_avatar_url'
+  'id' | 'caller_id' | 'created_at' | 'status' | 'caller_name' | 'caller_avatar_url' | 'product_id'
 >;
 
 type PollRow = SessionRow & {
@@ -301,6 +344,7 @@ type PollRow = SessionRow & {
   caller_id: number;
   call_created_at: Date;
   call_status: CallWithNamesRow['status'];
+  product_id: number | null;
   caller_name: string;
   caller_avatar_url: string | null;
 };
@@ -332,6 +376,7 @@ export async function readPoll(
               status: r.call_status,
               caller_name: r.caller_name,
               caller_avatar_url: r.caller_avatar_url,
+              product_id: r.product_id,
             },
           ],
     ),
@@ -361,19 +406,35 @@ export async function pollIncomingCalls(
   if (live.some((r) => r.status === 'pending' || new Date(r.created_at).getTime() <= cutoff)) {
     await expireUnansweredCalls(db, now, ringMs, { sellerId: seller.id });
     await db('calls')
-      .where({ seller_id: seller.id, status: 'pending' })
+      .where({ seller_id: seller.id, status: 'pending', direction: 'to_seller' })
       .where('created_at', '>', new Date(cutoff))
       .update({ status: 'ringing', ringing_at: now });
     live = await hotQuery<IncomingRow>(db, 'calls_incoming', INCOMING_SQL, [seller.id]);
   }
+  live = live.filter((r) => new Date(r.created_at).getTime() > cutoff);
+  // Only a ringing call placed from a product costs a second read; an empty poll stays one statement.
+  const products = await loadCallProducts(
+    db,
+    live.flatMap((r) => (r.product_id === null ? [] : [r.product_id])),
+  );
   return {
-    calls: live
-      .filter((r) => new Date(r.created_at).getTime() > cutoff)
-      .map((r) => presentIncomingCall(r as CallWithNamesRow)),
+    calls: live.map((r) =>
+      presentIncomingCall(r, r.product_id === null ? null : (products.get(r.product_id) ?? null)),
+    ),
   };
 }
 
-/** The called seller accepts or declines a call that is still ringing. */
+/** The call, when `userId` is the one it rings: the seller, or the customer for a call-back (issue #22). */
+const rungBy = (q: Knex.QueryBuilder, callId: number, userId: number) =>
+  q
+    .where('id', callId)
+    .where((w) =>
+      w
+        .where((a) => a.where('direction', 'to_seller').where('seller_id', userId))
+        .orWhere((b) => b.where('direction', 'to_customer').where('caller_id', userId)),
+    );
+
+/** The one the call rings (the seller, or the customer for a jeweller's call-back) accepts or declines it. */
 export async function respondToCall(
   deps: CallsDeps,
   seller: SessionUser,
@@ -382,15 +443,13 @@ export async function respondToCall(
 ): Promise<RespondCallResponse> {
   const { db } = deps;
   const now = deps.clock.now();
-  const existing = (await db('calls').where({ id: callId, seller_id: seller.id }).first('id')) as
-    { id: number } | undefined;
+  const existing = (await rungBy(db('calls'), callId, seller.id).first('id')) as { id: number } | undefined;
   if (!existing) throw notFound(MSG.callNotFound, CODES.callNotFound);
   await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callId });
 
   // The status and ring-time conditions make this the single point where a racing decline, accept,
   // hang-up or expiry is decided: whichever UPDATE commits first changes the row, the others match nothing.
-  const guarded = db('calls')
-    .where({ id: callId, seller_id: seller.id })
+  const guarded = rungBy(db('calls'), callId, seller.id)
     .whereIn('status', UNANSWERED)
     .where('created_at', '>', ringCutoff(deps));
   let rows: CallRow[];
@@ -406,11 +465,20 @@ export async function respondToCall(
     throw err;
   }
   if (!rows.length) throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
+  if (response === 'accept') await answerCallback(db, callId, now);
   return { call: presentCallBrief(rows[0]) };
 }
 
-/** Either participant ends the call; ending a call that is already over answers with how it ended. */
-export async function endCall(deps: CallsDeps, user: SessionUser, callId: number): Promise<EndCallResponse> {
+/**
+ * Either participant ends the call (a hang-up, or the call's own end: no network path, media lost); ending a
+ * call that is already over answers with how it ended.
+ */
+export async function endCall(
+  deps: CallsDeps,
+  user: SessionUser,
+  callId: number,
+  reason: CallEndReasonInput = 'hangup',
+): Promise<EndCallResponse> {
   const { db } = deps;
   const now = deps.clock.now();
   await participantCall(db, callId, user.id);
@@ -419,7 +487,7 @@ export async function endCall(deps: CallsDeps, user: SessionUser, callId: number
   const [ended] = (await db('calls')
     .where('id', callId)
     .whereIn('status', LIVE_CALL_STATUSES)
-    .update({ status: 'ended', ended_at: now, ended_by: user.id, end_reason: 'hangup' })
+    .update({ status: 'ended', ended_at: now, ended_by: user.id, end_reason: reason })
     .returning('*')) as CallRow[];
   await db('call_signals').where('call_id', callId).delete();
   const row = ended ?? ((await db('calls').where('id', callId).first()) as CallRow);
@@ -437,7 +505,7 @@ export async function getCallStatus(
   await expireUnansweredCalls(db, deps.clock.now(), deps.config.callRingTimeoutMs, { callId });
   await touchActiveCall(db, callId, user.id, deps.clock.now());
   const row = (await withNames(db).where('c.id', callId).first()) as CallWithNamesRow;
-  return presentCallStatus(row, user.id);
+  return presentCallStatus(row, user.id, await loadCallProduct(db, row.product_id));
 }
 
 /** The user's calls, newest first: made by a customer, received by a seller. */
@@ -451,7 +519,15 @@ export async function listCallHistory(deps: CallsDeps, user: SessionUser): Promi
       { column: 'c.id', order: 'desc' },
     ])
     .limit(MAX_HISTORY)) as CallWithNamesRow[];
-  return { calls: rows.map((r) => presentHistoryEntry(r, user.id)) };
+  const products = await loadCallProducts(
+    db,
+    rows.flatMap((r) => (r.product_id === null ? [] : [r.product_id])),
+  );
+  return {
+    calls: rows.map((r) =>
+      presentHistoryEntry(r, user.id, r.product_id === null ? null : (products.get(r.product_id) ?? null)),
+    ),
+  };
 }
 
 /**

@@ -11,8 +11,13 @@ export interface CartLineRow {
   seller_id: number;
   shop_name: string | null;
   line_total: string;
+  /** The unit price when the line was added (null for lines from before it was kept). */
+  price_at_add: string | null;
   available: boolean;
   image_url: string | null;
+  /** The customer's active hold of this product (a call's hold), if any. */
+  hold_id: number | null;
+  hold_expires_at: Date | string | null;
 }
 
 /** Maps cart lines to the API's Cart; the total counts available lines only, summed in integer paise. */
@@ -34,6 +39,12 @@ export function presentCart(rows: CartLineRow[]): Cart {
       shopName: r.shop_name,
       available: r.available,
       lineTotal: r.line_total,
+      priceAtAdd: r.price_at_add,
+      priceChanged: r.price_at_add !== null && toPaise(r.price_at_add) !== toPaise(r.price),
+      hold:
+        r.hold_id === null || r.hold_expires_at === null
+          ? null
+          : { holdId: r.hold_id, expiresAt: new Date(r.hold_expires_at).toISOString() },
     };
   });
   return { items, totalAmount: fromPaise(totalPaise), totalQuantity };

@@ -1,6 +1,8 @@
 import type { Product, ProductImage, SellerCard, StoreProfile } from '../../../contract/catalog';
 import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
+import type { MakingType, Metal, MetalPurity } from '../../../contract/pricing';
 import { presentSellerProfile, type SellerProfileRow } from '../sellers/presenter';
+import { shopCallState, type ShopStateRow } from '../schedule/hours';
 
 /**
  * A product row as PRODUCT_COLUMNS selects it (money already cast to text), joined with its shop.
@@ -36,6 +38,17 @@ export interface ProductRow {
   rating_count: number;
   units_sold: number;
   created_at: Date | string;
+  /** Rate-linked pricing and hallmark (issue #25); absent in rows selected before it. */
+  pricing_mode?: 'fixed' | 'rate';
+  metal?: string | null;
+  metal_purity?: string | null;
+  net_weight_g?: string | null;
+  making_type?: string | null;
+  making_value?: string | null;
+  metal_rate?: string | null;
+  huid?: string | null;
+  certificate_lab?: string | null;
+  certificate_number?: string | null;
   shop_name: string;
   url_slug: string | null;
   video_call_enabled: boolean;
@@ -61,6 +74,49 @@ const list = (v: unknown): string[] => {
   const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
   return Array.isArray(parsed) ? parsed.map(String) : [];
 };
+
+/** The rate-linked pricing and hallmark fields of a product (docs/product-rules.md §10). */
+export function presentPricing(
+  row: Pick<
+    ProductRow,
+    | 'pricing_mode'
+    | 'metal'
+    | 'metal_purity'
+    | 'net_weight_g'
+    | 'making_type'
+    | 'making_value'
+    | 'metal_rate'
+    | 'huid'
+    | 'certificate_lab'
+    | 'certificate_number'
+  >,
+): Pick<Product, 'rateLinked' | 'huid' | 'certificate'> {
+  const rateLinked =
+    row.pricing_mode === 'rate' &&
+    row.metal &&
+    row.metal_purity &&
+    row.net_weight_g &&
+    row.making_type &&
+    row.making_value != null &&
+    row.metal_rate
+      ? {
+          metal: row.metal as Metal,
+          purity: row.metal_purity as MetalPurity,
+          netWeight: row.net_weight_g,
+          makingType: row.making_type as MakingType,
+          makingValue: row.making_value,
+          ratePerGram: row.metal_rate,
+        }
+      : null;
+  return {
+    rateLinked,
+    huid: row.huid ?? null,
+    certificate:
+      row.certificate_lab && row.certificate_number
+        ? { lab: row.certificate_lab, number: row.certificate_number }
+        : null,
+  };
+}
 
 /** Maps an image row to the API's image. */
 export function presentImage(row: ProductImageRow): ProductImage {
@@ -106,11 +162,12 @@ export function presentProduct(row: ProductRow, imageRows: ProductImageRow[] = [
     urlSlug: row.url_slug,
     videoCallEnabled: row.video_call_enabled,
     createdAt: new Date(row.created_at).toISOString(),
+    ...presentPricing(row),
   };
 }
 
 /** A seller_profiles row joined with the seller's name, presence and public product count. */
-export interface SellerCardRow extends SellerProfileRow {
+export interface SellerCardRow extends SellerProfileRow, Omit<ShopStateRow, 'video_call_enabled'> {
   seller_name: string;
   last_polled_at: Date | string | null;
   product_count: number | string;
@@ -164,6 +221,7 @@ export function presentSellerCard(row: SellerCardRow, now: Date, onlineWindowMs:
     videoCallEnabled: row.video_call_enabled,
     urlSlug: row.url_slug,
     isOnline: isOnline(row.last_polled_at, now, onlineWindowMs),
+    callState: shopCallState(row, now, onlineWindowMs),
     avatarInitials: avatarInitials(sellerName),
   };
 }
@@ -176,6 +234,7 @@ export function presentStoreProfile(row: SellerCardRow, now: Date, onlineWindowM
     sellerName: card.sellerName,
     yearsInBusiness: card.yearsInBusiness,
     isOnline: card.isOnline,
+    callState: card.callState,
     productCount: card.productCount,
     avatarInitials: card.avatarInitials,
   };

@@ -42,7 +42,9 @@ export const PRODUCT_COLUMNS = `p.id, p.seller_id, p.name, p.description, p.pric
   p.diamonds_total_count, p.diamonds_type, p.diamonds_total_weight, p.gemstone_total_count, p.gemstone_type,
   p.making_charges::text as making_charges, p.stone_charges::text as stone_charges,
   p.discount_amount::text as discount_amount, p.gst_amount::text as gst_amount, p.size_available,
-  p.is_custom_made, p.rating_avg, p.rating_count, p.units_sold, p.created_at,
+  p.is_custom_made, p.rating_avg, p.rating_count, p.units_sold, p.created_at, p.pricing_mode, p.metal,
+  p.metal_purity, p.net_weight_g::text as net_weight_g, p.making_type, p.making_value::text as making_value,
+  p.metal_rate::text as metal_rate, p.huid, p.certificate_lab, p.certificate_number,
   coalesce(sp.shop_name, '') as shop_name, sp.url_slug, coalesce(sp.video_call_enabled, false) as video_call_enabled`;
 
 /** The images of many products in one query, grouped by product id. */
@@ -106,7 +108,7 @@ function orderTerms(knex: Knex, q: ProductListQuery, terms: SearchTerms | null):
     case 'price-desc':
       return [{ sql: 'p.price desc' }, { sql: 'p.id desc' }];
     case 'rating':
-      return [{ sql: 'p.rating_avg desc' }, { sql: 'p.id desc' }];
+      return [{ sql: 'p.rating_score desc' }, { sql: 'p.id desc' }];
     case 'popularity':
       return [{ sql: 'p.units_sold desc' }, { sql: 'p.id desc' }];
     default:
@@ -304,7 +306,7 @@ function searchOrder(q: ProductListQuery): string {
     case 'price-desc':
       return 'm.price desc, m.id desc';
     case 'rating':
-      return 'm.rating_avg desc, m.id desc';
+      return 'm.rating_score desc, m.id desc';
     case 'popularity':
       return 'm.units_sold desc, m.id desc';
     case 'newest':
@@ -331,7 +333,7 @@ async function searchPage(
   const found = await directQuery<PageRow & { ord: unknown }>(
     db,
     `with m as materialized (
-       select p.id, p.price, p.rating_avg, p.units_sold, p.created_at,
+       select p.id, p.price, p.rating_score, p.units_sold, p.created_at,
               ${q.sortBy ? '0' : rank.sql} as rank
          from products p where ${where.sql} limit ${COUNT_EXACT_CAP + 1}),
      page as (select m.id, row_number() over (order by ${order}) as ord from m order by ${order} limit ? offset ?)
@@ -518,7 +520,7 @@ function popularSuggestionStatement(db: Knex, terms: SearchTerms): Promise<Sugge
        (select coalesce(json_agg(s), '[]'::json) from (
           select sp.user_id, sp.shop_name, sp.url_slug, sp.city from seller_profiles sp
            where to_tsvector('simple', sp.shop_name) @@ to_tsquery('simple', ?) and sp.is_approved
-           order by (sp.shop_name ilike ?) desc, sp.rating_avg desc, sp.user_id
+           order by (sp.shop_name ilike ?) desc, sp.rating_score desc, sp.user_id
            limit ${SUGGESTION_LIMIT}) s) as sellers,
        ${CATEGORIES_SQL(false)}`,
     [
@@ -557,7 +559,7 @@ function suggestionStatement(db: Knex, terms: SearchTerms): Promise<SuggestionRo
         where p.deleted_at is null and p.seller_approved and ${match.sql}
         limit ${SUGGESTION_CANDIDATES}),
      shop_match as materialized (
-       select sp.user_id, sp.shop_name, sp.url_slug, sp.city, sp.rating_avg, sp.is_approved,
+       select sp.user_id, sp.shop_name, sp.url_slug, sp.city, sp.rating_score, sp.is_approved,
               sp.shop_name ilike ? as prefix, word_similarity(?, sp.shop_name) as sim
          from seller_profiles sp
         where sp.shop_name ilike ? or sp.shop_name ilike ? or ? <% sp.shop_name)
@@ -565,7 +567,7 @@ function suggestionStatement(db: Knex, terms: SearchTerms): Promise<SuggestionRo
        ${RANKED_CANDIDATES_SQL(rank.sql)},
        (select coalesce(json_agg(s), '[]'::json) from (
           select m.user_id, m.shop_name, m.url_slug, m.city from shop_match m where m.is_approved
-           order by m.prefix desc, m.sim desc, m.rating_avg desc, m.user_id
+           order by m.prefix desc, m.sim desc, m.rating_score desc, m.user_id
            limit ${SUGGESTION_LIMIT}) s) as sellers,
        ${CATEGORIES_SQL(true)}`,
     [
@@ -660,7 +662,7 @@ async function listSellersOn(db: Knex, q: SellerListQuery, now: Date): Promise<S
     .from(filters(sellerCards(db)).as('s'))
     .select('*', ...(q.searchQuery ? [db.raw('count(*) over () as total_count')] : []))
     .orderBy([
-      { column: 's.rating_avg', order: 'desc' },
+      { column: 's.rating_score', order: 'desc' },
       { column: 's.product_count', order: 'desc' },
     ])
     .orderByRaw('lower(s.shop_name) asc, s.user_id asc')
@@ -689,7 +691,7 @@ export async function topSellers(db: Knex, limit: number, now: Date): Promise<Se
     .select('*')
     .where('s.product_count', '>', 0)
     .orderBy([
-      { column: 's.rating_avg', order: 'desc' },
+      { column: 's.rating_score', order: 'desc' },
       { column: 's.rating_count', order: 'desc' },
       { column: 's.product_count', order: 'desc' },
     ])
@@ -715,7 +717,10 @@ export async function getStore(
     { ...paging, sellerId: row.user_id, sortBy: 'newest' } as ProductListQuery,
     undefined,
   );
-  return { sellerProfile: presentStoreProfile(row, now, CALL_LIMITS.onlineWindowMs), productsData };
+  const sellerProfile = presentStoreProfile(row, now, CALL_LIMITS.onlineWindowMs);
+  // Every product of a storefront is of its shop: one call state for all (issue #22).
+  for (const p of productsData.products) p.callState = sellerProfile.callState;
+  return { sellerProfile, productsData };
 }
 
 /** Real counts for the landing hero. */

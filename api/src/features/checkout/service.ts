@@ -3,9 +3,11 @@ import type { Knex } from 'knex';
 import { insufficientStockMessage } from '../../../contract/cart';
 import { CHECKOUT_MESSAGES, type CheckoutData, type CheckoutResponse } from '../../../contract/checkout';
 import { hotQuery } from '../../../../db/connection';
-import type { AppContext } from '../../http/context';
+import type { AppDeps } from '../../http/context';
 import { AppError, badRequest, conflict } from '../../http/errors';
 import { queryWithSession, type SessionRow } from '../../http/session';
+import { HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
+import { INVOICE_CTES, invoiceBindings } from '../invoices/service';
 import { loadOrders } from '../orders/service';
 
 const SCOPE = 'checkout';
@@ -44,7 +46,7 @@ function isConflictError(err: unknown): boolean {
   );
 }
 
-/** 409 with the spec's stock text; the product is named in issues so the UI can point at the line. */
+/** 409 with the product rules' stock text; the product is named in issues so the UI can point at the line. */
 const insufficientStockError = (productId: number, name: string, available: number) =>
   new AppError(409, 'insufficient_stock', insufficientStockMessage(available), [
     { path: `product.${productId}`, message: name },
@@ -56,22 +58,38 @@ const insufficientStockError = (productId: number, name: string, available: numb
  * unless the session is a customer's, the key is new, and every cart line can be bought:
  *
  * - `existing`: the key's row, when this customer used the key before (then nothing else runs).
+ * - `unpaid`: the customer's open unpaid orders (awaiting their shop, not paid); at UNPAID_ORDERS_MAX_PER_CUSTOMER
+ *   nothing is placed, so unpaid orders cannot freeze a shop's stock (they are also released after a while).
  * - `cart`, `locked`: the cart lines are locked, then their products in product id order (so two checkouts
  *   sharing products cannot deadlock). Locking the cart lines serialises two tabs checking out the same cart:
  *   the second waits, then finds the lines gone (deleted by the first) and sees an empty cart. Locked rows are
  *   read in their latest committed version, so `ok` checks what the update will change.
+ * - `held`, `lines`: the customer's own active, unexpired holds of those products (units set aside for them
+ *   after a call, already out of the stock), locked after every product (the products' array is built first)
+ *   and in hold id order. Every path that touches a hold locks in this order too: cart line, then product,
+ *   then hold (api/src/features/selling/holds.ts), so none of them can deadlock with a checkout. A line uses
+ *   up to its quantity of them (`use`), and needs only `quantity − use` more units from the stock.
  * - `claim`: the key, stored completed with the checkout reference; a replay loads the orders of that
  *   reference. If another request with the same key is running, the insert waits for it and then does
  *   nothing, and so does everything that depends on the claim.
- * - `decremented`: stock, with the guard repeated in the update, so it can never go below zero. units_sold is
- *   queued (sales.ts), which keeps the update off every index: a HOT update.
+ * - `decremented`: stock, less the units the holds already took, with the guard repeated in the update, so it
+ *   can never go below zero. The guard and the new value read the locked rows (`locked`), never the statement's
+ *   snapshot of `products`: stock can also rise while the statement waits for its locks (a hold released or
+ *   expired, an order cancelled), and a guard on the snapshot's older, lower value would skip a line that `ok`
+ *   admitted. units_sold is queued (sales.ts), which keeps the update off every index: a HOT update.
  * - `o`, `items`: one order per shop, priced from the locked product rows, never from the client; orders in
  *   seller id order and items in (seller, product) order, so ids grow as they would one by one.
- * - `assert_true` refuses to commit if the decrement and the claim disagree (they cannot while the rows are
- *   locked; the check keeps that true if the statement is ever changed).
+ * - `consumed`: the holds used, marked consumed with their order: their unit now belongs to the order (a
+ *   cancelled or released order puts back its whole quantity, as before).
+ * - `assert_true` refuses to commit if the decrement and the claim disagree, or the holds consumed and the
+ *   lines' use (they cannot while the rows are locked; the check keeps that true if the statement is ever
+ *   changed).
  */
 const CHECKOUT_CTES = `customer as (
        select id from me where role = 'customer'
+     ), unpaid as (
+       select count(*)::int as n from orders o join customer c on c.id = o.customer_id
+        where o.status = 'pending' and o.payment_status = 'pending'
      ), existing as (
        select k.id, k.request_hash, k.state, k.response_status, k.response_body,
               k.created_at < now() - make_interval(secs => ?) as stale
@@ -88,10 +106,20 @@ const CHECKOUT_CTES = `customer as (
         where p.id in (select product_id from cart)
         order by p.id
           for update of p
+     ), held as materialized (
+       select h.id, h.product_id from product_holds h join customer c on c.id = h.customer_id
+        where h.product_id = any(array(select id from locked)) and h.status = 'active' and h.expires_at > ?
+        order by h.id
+          for update of h
+     ), lines as materialized (
+       select c.id, c.product_id, c.quantity,
+              least(c.quantity, (select count(*) from held h where h.product_id = c.product_id))::int as use
+         from cart c
      ), ok as (
        select count(*) > 0 and count(*) = (select count(*) from cart)
-              and bool_and(l.buyable and (l.stock_quantity is null or l.stock_quantity >= c.quantity)) as ok
-         from cart c join locked l on l.id = c.product_id
+              and bool_and(l.buyable and (l.stock_quantity is null or l.stock_quantity >= c.quantity - c.use))
+              and (select n from unpaid) < ? as ok
+         from lines c join locked l on l.id = c.product_id
      ), claim as (
        insert into idempotency_keys (user_id, scope, key, request_hash, state, response_status, response_body)
        select c.id, '${SCOPE}', ?, ?, 'completed', 201, jsonb_build_object('checkoutRef', ?::text)
@@ -100,15 +128,18 @@ const CHECKOUT_CTES = `customer as (
        returning id
      ), decremented as (
        update products p
-          set stock_quantity = case when p.stock_quantity is null then null else p.stock_quantity - c.quantity end,
+          set stock_quantity = case when l.stock_quantity is null then null
+                                    else l.stock_quantity - (c.quantity - c.use) end,
               updated_at = now()
-         from cart c, claim
-        where p.id = c.product_id and p.deleted_at is null
-          and (p.stock_quantity is null or p.stock_quantity >= c.quantity)
-       returning p.id, p.name, p.price, p.gst_amount, p.seller_id
+         from lines c, locked l, claim
+        where p.id = c.product_id and l.id = c.product_id and l.buyable
+          and (l.stock_quantity is null or l.stock_quantity >= c.quantity - c.use)
+       returning p.id, p.name, p.price, p.gst_amount, p.seller_id, p.material, p.metal_purity, p.purity,
+                 p.net_weight_g, p.weight_g, p.huid
      ), sold as (
        select d.id, d.name, d.price, coalesce(d.gst_amount, 0) as gst_amount, d.seller_id, c.id as line_id,
-              c.quantity
+              c.quantity, d.material, coalesce(d.metal_purity, d.purity) as purity, d.net_weight_g, d.weight_g,
+              d.huid
          from decremented d join cart c on c.product_id = d.id
      ), shops as (
        select seller_id, sum(price * quantity) as subtotal, sum(gst_amount * quantity) as gst_total
@@ -123,11 +154,14 @@ const CHECKOUT_CTES = `customer as (
         order by s.seller_id
        returning id, seller_id
      ), items as (
-       insert into order_items (order_id, product_id, product_name, image_url, price, gst_amount, quantity)
+       insert into order_items (order_id, product_id, product_name, image_url, price, gst_amount, quantity,
+                                hsn, purity, net_weight_g, gross_weight_g, huid)
        select o.id, s.id, s.name,
               (select pi.card_url from product_images pi where pi.product_id = s.id
                 order by pi.position limit 1),
-              s.price, s.gst_amount, s.quantity
+              s.price, s.gst_amount, s.quantity,
+              case when s.material = any(?::text[]) then ? else ? end, s.purity, s.net_weight_g, s.weight_g,
+              s.huid
          from sold s join o on o.seller_id = s.seller_id
         order by s.seller_id, s.id
        returning 1
@@ -135,24 +169,38 @@ const CHECKOUT_CTES = `customer as (
        insert into product_sales_pending (product_id, quantity) select id, quantity from sold
      ), emptied as (
        delete from cart_items where id in (select line_id from sold)
-     )`;
+     ), consumed as (
+       update product_holds h set status = 'consumed', ended_at = ?, order_id = o.id
+         from (select hh.id, hh.product_id, row_number() over (partition by hh.product_id order by hh.id) as n
+                 from held hh) x
+         join lines c on c.product_id = x.product_id and x.n <= c.use
+         join sold s on s.id = x.product_id
+         join o on o.seller_id = s.seller_id
+        where h.id = x.id and h.status = 'active'
+       returning h.id
+     ), ${INVOICE_CTES}`;
 
 /** One row per existing key (kind 'key') or cart line (kind 'line'), with what the statement did. */
 const CHECKOUT_SELECT = `select x.*,
             (select array_agg(o.id order by o.seller_id) from o) as order_ids,
+            (select n from unpaid) as unpaid_open,
             (select count(*) from items)::int as item_count,
             assert_true((select count(*) from decremented) =
                           case when exists (select 1 from claim) then (select count(*) from cart) else 0 end,
-                        'checkout: the stock update and the claim disagree') as consistent
+                        'checkout: the stock update and the claim disagree') as consistent,
+            assert_true((select count(*) from consumed) =
+                          case when exists (select 1 from claim) then (select coalesce(sum(use), 0) from lines)
+                               else 0 end,
+                        'checkout: the holds consumed and the lines disagree') as holds_consistent
        from (
          select 'key' as kind, e.id as key_id, e.request_hash, e.state, e.response_status, e.response_body,
                 e.stale, null::int as product_id, null::int as quantity, null::text as name,
-                null::int as stock_quantity, null::boolean as buyable
+                null::int as stock_quantity, null::boolean as buyable, null::int as held
            from existing e
          union all
          select 'line', null, null, null, null, null, null, c.product_id, c.quantity, l.name, l.stock_quantity,
-                l.buyable
-           from cart c left join locked l on l.id = c.product_id
+                l.buyable, ln.use
+           from cart c left join locked l on l.id = c.product_id left join lines ln on ln.id = c.id
        ) x`;
 
 interface CheckoutRow {
@@ -168,8 +216,11 @@ interface CheckoutRow {
   name: string | null;
   stock_quantity: number | null;
   buyable: boolean | null;
+  /** Units of the line the customer's own holds cover. */
+  held: number | null;
   order_ids: number[] | null;
   item_count: number | null;
+  unpaid_open: number | null;
 }
 
 interface KeyRow {
@@ -252,24 +303,28 @@ export interface CheckoutAttempt {
  * replay the same orders, a different body is refused. Runs with the session lookup (SESSION_IN_ROUTE).
  */
 export async function checkoutWithSession(
-  ctx: AppContext,
+  deps: AppDeps,
   sessionId: string,
   idempotencyKey: string,
   input: CheckoutData,
 ): Promise<CheckoutAttempt> {
-  const { db } = ctx.deps;
+  const { db } = deps;
   const hash = checkoutRequestHash(input);
+  const maxUnpaid = deps.config.unpaidOrders.maxPerCustomer;
   const attempt = async () => {
     const checkoutRef = crypto.randomUUID();
+    const now = deps.clock.now();
     try {
       const read = await queryWithSession<CheckoutRow>(
-        ctx,
+        deps,
         sessionId,
         'checkout_place',
         { ctes: CHECKOUT_CTES, select: CHECKOUT_SELECT, orderBy: 'r.kind, r.product_id' },
         [
           STALE_CLAIM_SECONDS,
           idempotencyKey,
+          now,
+          maxUnpaid,
           idempotencyKey,
           hash,
           checkoutRef,
@@ -282,6 +337,11 @@ export async function checkoutWithSession(
           input.pinCode,
           // No payment is taken yet, whatever the method (payment_status 'pending'): a gateway is a later step.
           input.paymentMethod,
+          [...IMITATION_MATERIALS],
+          HSN_IMITATION,
+          HSN_JEWELLERY,
+          now,
+          ...invoiceBindings(input, now),
         ],
       );
       return { ...read, checkoutRef };
@@ -319,7 +379,14 @@ export async function checkoutWithSession(
             body: { orders: await loadOrders(db, orderIds, user), checkoutRef: first.checkoutRef },
           };
         }
-        // Nothing was written. Lines that cannot be bought say why, first in product id order.
+        // Nothing was written. Too many unpaid orders already hold stock (UNPAID_ORDERS_MAX_PER_CUSTOMER)?
+        if (lines.length > 0 && (rows[0].unpaid_open ?? 0) >= maxUnpaid) {
+          throw conflict(
+            CHECKOUT_MESSAGES.tooManyUnpaid.replace('{n}', String(maxUnpaid)),
+            'too_many_unpaid_orders',
+          );
+        }
+        // Lines that cannot be bought say why, first in product id order.
         for (const line of lines) {
           const name = line.name ?? `#${line.product_id}`;
           if (!line.buyable) {
@@ -328,8 +395,9 @@ export async function checkoutWithSession(
               'product_unavailable',
             );
           }
-          if (line.stock_quantity !== null && line.stock_quantity < line.quantity!) {
-            throw insufficientStockError(line.product_id!, name, line.stock_quantity);
+          const available = line.stock_quantity === null ? null : line.stock_quantity + (line.held ?? 0);
+          if (available !== null && available < line.quantity!) {
+            throw insufficientStockError(line.product_id!, name, available);
           }
         }
         // An empty cart, or a cart that could be bought but whose key another request with the same key took

@@ -1,5 +1,6 @@
-import type { Feature } from '../../app';
-import type { AppContext } from '../../http/context';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { AppContext, Feature } from '../../http/context';
+import { rawEndpoint } from '../../http/endpoint';
 import { notFound } from '../../http/errors';
 import { findMedia, mediaExists } from './service';
 
@@ -13,7 +14,8 @@ function lockDown(ctx: AppContext): void {
 
 /** Routes of the media area: stored images at stable, content-hashed, immutable URLs. */
 export const mediaFeature: Feature = (router) => {
-  router.get('/media/:key', async (ctx) => {
+  // Bytes, not JSON: the one route whose handler sees the request itself.
+  rawEndpoint(router, R.media, async (ctx) => {
     lockDown(ctx);
     const key = ctx.params.key;
     if (!KEY.test(key)) throw notFound('Image not found.');

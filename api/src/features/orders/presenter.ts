@@ -20,6 +20,7 @@ export interface OrderRow {
   pin_code: string;
   payment_method: PaymentMethod;
   payment_status: Order['paymentStatus'];
+  paid_at: Date | string | null;
   customer_id: number;
   customer_display_name: string;
   customer_email: string;
@@ -73,7 +74,8 @@ export function presentOrder(
   ratings: Map<string, RatingRow>,
   viewer: OrderViewer,
 ): Order {
-  const mayRate = row.status === 'delivered' && viewer.id === row.customer_id;
+  const mayRate =
+    row.status === 'delivered' && row.payment_status === 'paid' && viewer.id === row.customer_id;
   const presentedItems: OrderItem[] = items.map((it) => {
     const rating = ratings.get(`${row.id}:${it.product_id}`);
     const images = imagesByProduct.get(it.product_id) ?? (it.image_url ? [it.image_url] : []);
@@ -104,6 +106,7 @@ export function presentOrder(
     pinCode: row.pin_code,
     paymentMethod: row.payment_method,
     paymentStatus: row.payment_status,
+    paidAt: row.paid_at ? new Date(row.paid_at).toISOString() : null,
     customer: {
       id: row.customer_id,
       displayName: row.customer_display_name,

@@ -1,4 +1,3 @@
-import type { Feature } from '../../app';
 import {
   CustomerOrdersQuerySchema,
   OrderDetailsQuerySchema,
@@ -6,42 +5,65 @@ import {
   RateProductSchema,
   SellerOrdersQuerySchema,
 } from '../../../contract/orders';
-import { currentUser, requireAuth } from '../../http/auth';
-import { parseBody, parseQuery } from '../../http/validate';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
 import { applyPendingSales, SALES_FLUSH_MS } from './sales';
-import { getOrderForViewer, listOrders, rateProduct, updateOrderStatus } from './service';
+import {
+  getOrderForViewer,
+  listOrders,
+  rateProduct,
+  releaseUnpaidOrders,
+  updateOrderStatus,
+} from './service';
+
+/** How often each process looks for unpaid orders past their hold. */
+export const RELEASE_UNPAID_EVERY_MS = 60_000;
 
 /** Routes of the orders area: lists, details, status moves and ratings. */
 export const ordersFeature: Feature = (router, { deps, background }) => {
   background.every('orders:units-sold', SALES_FLUSH_MS, () => applyPendingSales(deps.db));
-
-  router.get('/_api/orders/customer', requireAuth('customer'), async (ctx) => {
-    const q = parseQuery(ctx, CustomerOrdersQuerySchema);
-    ctx.body = await listOrders(ctx.deps.db, { side: 'customer', viewer: currentUser(ctx), ...q });
+  // Unpaid orders left waiting longer than UNPAID_ORDER_HOLD_MINUTES give their stock back.
+  background.every('orders:release-unpaid', RELEASE_UNPAID_EVERY_MS, async () => {
+    const released = await releaseUnpaidOrders(deps.db, deps.clock.now(), deps.config.unpaidOrders.holdMs);
+    if (released > 0) {
+      deps.catalogCache.invalidate();
+      deps.logger.info({ released }, 'released the stock of unpaid orders');
+    }
   });
 
-  // Admins may open the seller pages (spec §2); they see the orders of their own shop, if they have one.
-  router.get('/_api/orders/seller', requireAuth('seller', 'admin'), async (ctx) => {
-    const q = parseQuery(ctx, SellerOrdersQuerySchema);
-    ctx.body = await listOrders(ctx.deps.db, { side: 'seller', viewer: currentUser(ctx), ...q });
+  endpoint(router, R.customerOrders, {
+    input: CustomerOrdersQuerySchema,
+    handle: (deps, user, q) => listOrders(deps.db, { side: 'customer', viewer: user, ...q }),
   });
 
-  router.get('/_api/order/details', requireAuth(), async (ctx) => {
-    const { orderId } = parseQuery(ctx, OrderDetailsQuerySchema);
-    ctx.body = { order: await getOrderForViewer(ctx.deps.db, orderId, currentUser(ctx)) };
+  // Admins may open the seller pages (docs/product-rules.md, roles); they see the orders of their own shop.
+  endpoint(router, R.sellerOrders, {
+    input: SellerOrdersQuerySchema,
+    handle: (deps, user, q) => listOrders(deps.db, { side: 'seller', viewer: user, ...q }),
   });
 
-  router.post('/_api/orders/update-status', requireAuth('seller'), async (ctx) => {
-    const { orderId, status } = parseBody(ctx, OrderStatusUpdateSchema);
-    const order = await updateOrderStatus(ctx.deps.db, currentUser(ctx), orderId, status);
-    // A cancellation puts stock back: the catalogue answers showing these products are dropped.
-    ctx.deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));
-    ctx.body = { success: true, order };
+  endpoint(router, R.orderDetails, {
+    input: OrderDetailsQuerySchema,
+    handle: async (deps, user, { orderId }) => ({ order: await getOrderForViewer(deps.db, orderId, user) }),
   });
 
-  router.post('/_api/orders/rate', requireAuth('customer'), async (ctx) => {
-    const input = parseBody(ctx, RateProductSchema);
-    ctx.body = await rateProduct(ctx.deps.db, currentUser(ctx), input);
-    ctx.deps.catalogCache.invalidateProducts([input.productId]);
+  endpoint(router, R.orderStatusUpdate, {
+    input: OrderStatusUpdateSchema,
+    handle: async (deps, user, { orderId, status }) => {
+      const order = await updateOrderStatus(deps.db, user, orderId, status);
+      // A cancellation puts stock back: the catalogue answers showing these products are dropped.
+      deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));
+      return { success: true as const, order };
+    },
+  });
+
+  endpoint(router, R.rateProduct, {
+    input: RateProductSchema,
+    handle: async (deps, user, input) => {
+      const rated = await rateProduct(deps.db, user, input);
+      deps.catalogCache.invalidateProducts([input.productId]);
+      return rated;
+    },
   });
 };

@@ -12,6 +12,7 @@ import {
 } from '../../../contract/orders';
 import { hotQuery, toNumber } from '../../../../db/connection';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import { issueCreditNote } from '../invoices/service';
 import {
   presentOrder,
   presentRating,
@@ -26,7 +27,7 @@ type Db = Knex | Knex.Transaction;
 const ORDER_COLUMNS = `
   o.id, o.checkout_ref, o.status, o.created_at, o.updated_at, o.subtotal, o.gst_total, o.shipping_charges,
   o.total_amount, o.customer_name, o.customer_phone, o.shipping_address, o.city, o.state, o.pin_code,
-  o.payment_method, o.payment_status, o.customer_id, u.display_name as customer_display_name,
+  o.payment_method, o.payment_status, o.paid_at, o.customer_id, u.display_name as customer_display_name,
   u.email as customer_email, o.seller_id, sp.shop_name, sp.gst_number, sp.shop_address,
   sp.city as seller_city, sp.state as seller_state, sp.pincode as seller_pincode, sp.phone as seller_phone`;
 
@@ -208,25 +209,36 @@ export async function updateOrderStatus(
   }
   const target = to as OrderStatus;
   await db.transaction(async (trx) => {
-    const row = (await trx('orders').where({ id: orderId }).first('seller_id', 'status')) as
-      { seller_id: number; status: OrderStatus } | undefined;
+    const row = (await trx('orders')
+      .where({ id: orderId })
+      .first('seller_id', 'status', 'payment_method')) as
+      { seller_id: number; status: OrderStatus; payment_method: string } | undefined;
     if (!row || row.seller_id !== seller.id) throw notFound(ORDER_MESSAGES.notFound);
     if (!ORDER_TRANSITIONS[row.status].includes(target)) {
       throw new AppError(400, 'invalid_transition', invalidTransitionMessage(row.status, target));
     }
     const cancelling = target === 'cancelled';
+    // Delivering a cash-on-delivery order is collecting its cash: the order is paid from then on (the one way
+    // an order becomes paid until online payments land; see docs/security.md).
+    const cashCollected = target === 'delivered' && row.payment_method === 'cash_on_delivery';
     const updated = (
       (await trx.raw(
         `update orders
             set status = ?, updated_at = now(),
-                stock_restored = case when ? then true else stock_restored end
+                stock_restored = case when ? then true else stock_restored end,
+                payment_status = case when ? then 'paid' else payment_status end,
+                paid_at = case when ? then now() else paid_at end
           where id = ? and status = ? and (not ? or stock_restored = false)
           returning id`,
-        [target, cancelling, orderId, row.status, cancelling],
+        [target, cancelling, cashCollected, cashCollected, orderId, row.status, cancelling],
       )) as { rows: { id: number }[] }
     ).rows;
     if (updated.length === 0) throw conflict(ORDER_MESSAGES.staleOrder, 'stale_order');
-    if (cancelling) await restoreStock(trx, orderId);
+    if (cancelling) {
+      await restoreStock(trx, orderId);
+      // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).
+      await issueCreditNote(trx, orderId, new Date());
+    }
   });
   const [order] = await loadOrders(db, [orderId], seller);
   return order;
@@ -244,10 +256,12 @@ export async function rateProduct(
   return db.transaction(async (trx) => {
     const order = (await trx('orders')
       .where({ id: input.orderId })
-      .first('customer_id', 'seller_id', 'status')) as
-      { customer_id: number; seller_id: number; status: OrderStatus } | undefined;
+      .first('customer_id', 'seller_id', 'status', 'payment_status')) as
+      { customer_id: number; seller_id: number; status: OrderStatus; payment_status: string } | undefined;
     if (!order || order.customer_id !== customer.id) throw notFound(ORDER_MESSAGES.notFound);
     if (order.status !== 'delivered') throw badRequest(ORDER_MESSAGES.notDelivered, 'order_not_delivered');
+    // A delivered order that was never paid is how a shop would rate itself to the top with fake orders.
+    if (order.payment_status !== 'paid') throw badRequest(ORDER_MESSAGES.notPaid, 'order_not_paid');
     const item = await trx('order_items')
       .where({ order_id: input.orderId, product_id: input.productId })
       .first('id');
@@ -308,4 +322,38 @@ export async function rateProduct(
       },
     };
   });
+}
+
+/**
+ * Releases the stock of unpaid orders nobody took up: an order still awaiting its shop (status pending) and
+ * unpaid after config.unpaidOrders.holdMs is cancelled and its stock put back, so a customer cannot freeze a
+ * shop's stock with orders they never pay for. Oldest first, a bounded batch per run; each order in its own
+ * transaction, guarded on its status, so a seller confirming it at the same moment wins or loses cleanly.
+ */
+export async function releaseUnpaidOrders(db: Knex, now: Date, holdMs: number, batch = 100): Promise<number> {
+  const cutoff = new Date(now.getTime() - holdMs);
+  const ids = (await db('orders')
+    .where({ status: 'pending', payment_status: 'pending' })
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .limit(batch)
+    .pluck('id')) as number[];
+  let released = 0;
+  for (const id of ids) {
+    await db.transaction(async (trx) => {
+      const updated = (
+        (await trx.raw(
+          `update orders set status = 'cancelled', updated_at = now(), stock_restored = true
+            where id = ? and status = 'pending' and payment_status = 'pending' and stock_restored = false
+            returning id`,
+          [id],
+        )) as { rows: { id: number }[] }
+      ).rows;
+      if (updated.length === 0) return;
+      await restoreStock(trx, id);
+      await issueCreditNote(trx, id, now);
+      released++;
+    });
+  }
+  return released;
 }

@@ -1,38 +1,49 @@
-import type { Feature } from '../../app';
-import { requireAuth, currentUser } from '../../http/auth';
-import { parseBody } from '../../http/validate';
+import { PushSubscriptionSchema, PushUnsubscribeSchema } from '../../../contract/push';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
 import {
-  PushSubscriptionSchema,
-  PushUnsubscribeSchema,
-  type PushPublicKeyResponse,
-} from '../../../contract/push';
-import { deleteSubscription, getVapidKeys, pushIncomingCall, saveSubscription } from './service';
+  deleteSubscription,
+  getVapidKeys,
+  pushCallbackRequest,
+  pushIncomingCall,
+  saveSubscription,
+} from './service';
 
 /** Web push: optional ringing on top of polling, for sellers who opt in on a device. */
 export const pushFeature: Feature = (router, { deps }) => {
-  router.get('/_api/push/public-key', async (ctx) => {
-    const keys = await getVapidKeys(ctx.deps);
-    const body: PushPublicKeyResponse = { enabled: !!keys, publicKey: keys?.publicKey ?? null };
-    ctx.body = body;
+  endpoint(router, R.pushPublicKey, {
+    handle: async (deps) => {
+      const keys = await getVapidKeys(deps);
+      return { enabled: !!keys, publicKey: keys?.publicKey ?? null };
+    },
   });
 
-  router.post('/_api/push/subscribe', requireAuth(), async (ctx) => {
-    const sub = parseBody(ctx, PushSubscriptionSchema);
-    await saveSubscription(ctx.deps, currentUser(ctx).id, sub);
-    ctx.status = 201;
-    ctx.body = { success: true };
+  endpoint(router, R.pushSubscribe, {
+    input: PushSubscriptionSchema,
+    handle: async (deps, user, sub, exchange) => {
+      await saveSubscription(deps, user.id, exchange.sessionId!, sub);
+      return { success: true as const };
+    },
   });
 
-  router.post('/_api/push/unsubscribe', requireAuth(), async (ctx) => {
-    const { endpoint } = parseBody(ctx, PushUnsubscribeSchema);
-    const removed = await deleteSubscription(ctx.deps, currentUser(ctx).id, endpoint);
-    ctx.body = { success: true, removed };
+  endpoint(router, R.pushUnsubscribe, {
+    input: PushUnsubscribeSchema,
+    handle: async (deps, user, { endpoint }) => {
+      const removed = await deleteSubscription(deps, user.id, endpoint);
+      return { success: true as const, removed };
+    },
   });
 
   // Never delays the customer's initiate request: the push runs after the response is on its way.
   deps.hooks.incomingCall.push((event) => {
     void pushIncomingCall(deps, event).catch((err: unknown) =>
       deps.logger.warn({ err }, 'push on incoming call failed'),
+    );
+  });
+  deps.hooks.callbackRequested.push((event) => {
+    void pushCallbackRequest(deps, event).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'push on call-back request failed'),
     );
   });
 };

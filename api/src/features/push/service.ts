@@ -1,7 +1,9 @@
 import webpush from 'web-push';
-import type { AppDeps, IncomingCallEvent } from '../../http/context';
+import { badRequest, conflict } from '../../http/errors';
+import type { AppDeps, CallbackRequestedEvent, IncomingCallEvent } from '../../http/context';
 import {
-  INCOMING_CALL_PUSH_TTL_SECONDS,
+  incomingCallPushTtlSeconds,
+  type CallbackRequestPush,
   type IncomingCallPush,
   type PushSubscriptionInput,
 } from '../../../contract/push';
@@ -38,24 +40,66 @@ export async function getVapidKeys(deps: AppDeps): Promise<VapidKeys | null> {
   return stored.value;
 }
 
-/** Saves a browser's push subscription for a user (an endpoint moves to whoever subscribed it last). */
+export const PUSH_MESSAGES = {
+  hostNotAllowed: 'Push endpoints must be on a known push service.',
+  endpointTaken: 'This push endpoint belongs to another account.',
+} as const;
+
+/** True when the endpoint's host is on the allow-list (`*.example.com`: any subdomain; `host:port`: that port). */
+export function isAllowedPushHost(endpoint: string, allowed: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  return allowed.some((entry) => {
+    const [name, port] = entry.split(':') as [string, string | undefined];
+    if ((port ?? '') !== url.port) return false;
+    return name.startsWith('*.')
+      ? host.endsWith(name.slice(1)) && host.length > name.length - 1
+      : host === name;
+  });
+}
+
+/**
+ * Saves a browser's push subscription for the session that made it: it is deleted with the session (logout,
+ * password change, expiry). The endpoint must be on a known push service (PUSH_ENDPOINT_HOSTS), or our server
+ * would send requests wherever a caller pointed it; an endpoint another user holds is refused, never moved,
+ * so nobody can take over another person's notifications. The same user re-subscribing moves it to this session.
+ */
 export async function saveSubscription(
   deps: AppDeps,
   userId: number,
+  sessionId: string,
   sub: PushSubscriptionInput,
 ): Promise<void> {
-  await deps
-    .db('push_subscriptions')
-    .insert({
-      user_id: userId,
-      endpoint: sub.endpoint,
-      expiration_time: sub.expirationTime ?? null,
-      p256dh: sub.keys.p256dh,
-      auth: sub.keys.auth,
-      locale: sub.locale ?? 'en',
-    })
-    .onConflict('endpoint')
-    .merge(['user_id', 'expiration_time', 'p256dh', 'auth', 'locale']);
+  if (!isAllowedPushHost(sub.endpoint, deps.config.pushEndpointHosts)) {
+    throw badRequest(PUSH_MESSAGES.hostNotAllowed, 'push_host_not_allowed');
+  }
+  const saved = (
+    (await deps.db.raw(
+      `insert into push_subscriptions (user_id, session_id, endpoint, expiration_time, p256dh, auth, locale)
+       values (?, ?, ?, ?, ?, ?, ?)
+       on conflict (endpoint) do update set
+         session_id = excluded.session_id, expiration_time = excluded.expiration_time,
+         p256dh = excluded.p256dh, auth = excluded.auth, locale = excluded.locale
+       where push_subscriptions.user_id = excluded.user_id
+       returning id`,
+      [
+        userId,
+        sessionId,
+        sub.endpoint,
+        sub.expirationTime ?? null,
+        sub.keys.p256dh,
+        sub.keys.auth,
+        sub.locale ?? 'en',
+      ],
+    )) as { rows: { id: number }[] }
+  ).rows;
+  if (saved.length === 0) throw conflict(PUSH_MESSAGES.endpointTaken, 'push_endpoint_taken');
 }
 
 /** Removes one of the user's subscriptions. */
@@ -79,34 +123,83 @@ export interface PushOutcome {
 }
 
 /**
- * Pushes a ringing call to every subscription of the seller: short TTL, high urgency. A 404 or 410
- * from the push service means the subscription is gone, so it is deleted; other failures keep it.
+ * Pushes a ringing call to every subscription of the one it rings (the seller; the customer of a jeweller's
+ * call-back): short TTL, high urgency.
  */
 export async function pushIncomingCall(deps: AppDeps, event: IncomingCallEvent): Promise<PushOutcome> {
+  return pushToUser(
+    deps,
+    event.rungUserId ?? event.sellerId,
+    (locale): IncomingCallPush => ({
+      type: 'incoming-call',
+      callId: event.callId,
+      callerName: event.callerName,
+      ...(event.productName ? { productName: event.productName } : {}),
+      ...(event.rungUserId !== undefined ? { callBack: true } : {}),
+      locale,
+    }),
+    {
+      TTL: incomingCallPushTtlSeconds(deps.config.callRingTimeoutMs),
+      urgency: 'high',
+      topic: `call-${event.callId}`,
+    },
+  );
+}
+
+/** Tells the jeweller of a new call-back request (issue #22): kept for a day, normal urgency. */
+export async function pushCallbackRequest(
+  deps: AppDeps,
+  event: CallbackRequestedEvent,
+): Promise<PushOutcome> {
+  return pushToUser(
+    deps,
+    event.sellerId,
+    (locale): CallbackRequestPush => ({
+      type: 'callback-request',
+      requestId: event.requestId,
+      customerName: event.customerName,
+      ...(event.productName ? { productName: event.productName } : {}),
+      locale,
+    }),
+    { TTL: 24 * 3600, urgency: 'normal', topic: `callback-${event.requestId}` },
+  );
+}
+
+/**
+ * Pushes a payload to every subscription of a user's live sessions (a user without one is simply not pushed
+ * to). A 404 or 410 from the push service means the subscription is gone, so it is deleted; other failures
+ * keep it.
+ */
+async function pushToUser(
+  deps: AppDeps,
+  userId: number,
+  payloadFor: (locale: 'en' | 'ta') => object,
+  options: { TTL: number; urgency: 'high' | 'normal'; topic: string },
+): Promise<PushOutcome> {
   const outcome: PushOutcome = { sent: 0, removed: 0, failed: 0 };
   const vapid = await getVapidKeys(deps);
   if (!vapid) return outcome;
-  const subs = (await deps.db('push_subscriptions').where({ user_id: event.sellerId })) as SubscriptionRow[];
+  // Only subscriptions of live sessions: an expired session's devices are not rung.
+  const subs = (await deps
+    .db('push_subscriptions as ps')
+    .join('sessions as s', 's.id', 'ps.session_id')
+    .where('ps.user_id', userId)
+    .where('s.expires_at', '>', deps.clock.now())
+    .select(
+      'ps.id',
+      'ps.endpoint',
+      'ps.expiration_time',
+      'ps.p256dh',
+      'ps.auth',
+      'ps.locale',
+    )) as SubscriptionRow[];
   await Promise.all(
     subs.map(async (s) => {
-      const payload: IncomingCallPush = {
-        type: 'incoming-call',
-        callId: event.callId,
-        callerName: event.callerName,
-        locale: s.locale,
-      };
       try {
         await webpush.sendNotification(
           { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
-          JSON.stringify(payload),
-          {
-            vapidDetails: vapid,
-            TTL: INCOMING_CALL_PUSH_TTL_SECONDS,
-            urgency: 'high',
-            topic: `call-${event.callId}`,
-            timeout: 5000,
-            agent: deps.pushAgent,
-          },
+          JSON.stringify(payloadFor(s.locale)),
+          { vapidDetails: vapid, ...options, timeout: 5000, agent: deps.pushAgent },
         );
         outcome.sent++;
       } catch (err) {

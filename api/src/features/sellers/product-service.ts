@@ -9,12 +9,15 @@ import { MEDIA_PATH_PREFIX } from '../../../contract/media';
 import type { SessionUser } from '../../http/context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { ingestImage } from '../media/service';
+import { applyPricingRules } from '../pricing/service';
 import { findProfileByUser } from './service';
 
 /** Options of the media pipeline that product mutations pass on. */
 export interface ProductImageOptions {
   /** Let image URLs reach loopback/private hosts (config.mediaAllowPrivateUrls: development and tests). */
   allowPrivateUrls: boolean;
+  /** Called before each new image is fetched or decoded (the upload limit counts it; it may throw 429). */
+  beforeIngest?: () => Promise<void>;
 }
 
 /** A product_images row without its id and product, in list order. */
@@ -53,7 +56,19 @@ const COLUMNS: Record<keyof ProductFields, string> = {
   gstAmount: 'gst_amount',
   sizeAvailable: 'size_available',
   isCustomMade: 'is_custom_made',
+  pricingMode: 'pricing_mode',
+  metal: 'metal',
+  metalPurity: 'metal_purity',
+  netWeight: 'net_weight_g',
+  makingType: 'making_type',
+  makingValue: 'making_value',
+  huid: 'huid',
+  certificateLab: 'certificate_lab',
+  certificateNumber: 'certificate_number',
 };
+
+/** Fields an update may change that the HUID rule reads (docs/product-rules.md §10). */
+const HUID_FIELDS = ['material', 'weight', 'netWeight', 'metal', 'huid', 'pricingMode'] as const;
 
 /** Column values for the fields present in input (undefined = not given; null = empty). */
 function toColumns(input: Partial<ProductFields>): Record<string, unknown> {
@@ -95,6 +110,7 @@ async function resolveImages(
       // A /media/ path the product does not have: it cannot be re-fetched, and may be another shop's.
       throw badRequest(PRODUCT_MESSAGES.imageInvalid, 'invalid_image');
     else {
+      await opts.beforeIngest?.();
       const stored = await ingestImage(db, source, { allowPrivateUrls: opts.allowPrivateUrls });
       ingested.push(stored.key);
       row = {
@@ -200,6 +216,7 @@ export async function createProduct(
         })
         .returning('id')) as { id: number }[];
       await writeImages(trx, row.id, stored);
+      await applyPricingRules(trx, row.id, now, true);
       return row.id;
     });
   });
@@ -239,6 +256,8 @@ export async function updateProduct(
         .returning('id')) as { id: number }[];
       if (!row) throw productNotFound();
       if (stored) await writeImages(trx, id, stored);
+      const touchesHuid = HUID_FIELDS.some((f) => fields[f] !== undefined);
+      await applyPricingRules(trx, id, now, touchesHuid);
     });
   });
   return id;

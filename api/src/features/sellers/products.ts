@@ -1,58 +1,76 @@
-import type { Feature } from '../../app';
 import {
+  PRODUCT_MESSAGES,
   ProductCreateSchema,
   ProductDeleteSchema,
   ProductUpdateSchema,
-  type ProductDeleteResponse,
-  type ProductMutationResponse,
 } from '../../../contract/products';
-import { currentUser, requireAuth } from '../../http/auth';
-import type { AppContext } from '../../http/context';
-import { parseBody } from '../../http/validate';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { AppDeps, Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
+import { tooManyRequests } from '../../http/errors';
+import { hitRateLimit } from '../../http/rate-limit';
 import { loadProductsByIds } from '../catalog/service';
 import { createProduct, deleteProduct, updateProduct, type ProductImageOptions } from './product-service';
 
 /** The product as the catalogue presents it (the seller's view: pending shops see their own products too). */
-async function presented(ctx: AppContext, productId: number) {
-  const [product] = await loadProductsByIds(ctx.deps.db, [productId]);
+async function presented(deps: AppDeps, productId: number) {
+  const [product] = await loadProductsByIds(deps.db, [productId]);
   return product;
 }
 
-const imageOptions = (ctx: AppContext): ProductImageOptions => ({
-  allowPrivateUrls: ctx.deps.config.mediaAllowPrivateUrls === true,
+/** Images ingested per user per hour (UPLOAD_LIMIT_PER_USER_PER_HOUR): each one is downloaded or decoded. */
+const imageOptions = (deps: AppDeps, userId: number): ProductImageOptions => ({
+  allowPrivateUrls: deps.config.mediaAllowPrivateUrls === true,
+  beforeIngest: async () => {
+    const { db, clock, config } = deps;
+    const limit = await hitRateLimit(
+      db,
+      `upload:user:${userId}`,
+      config.limits.uploadsPerUserPerHour,
+      3_600_000,
+      clock.now(),
+    );
+    if (!limit.allowed) {
+      throw tooManyRequests(PRODUCT_MESSAGES.tooManyUploads, limit.retryAfterMs / 1000, 'too_many_uploads');
+    }
+  },
 });
 
 /** Product mutations of a shop: a seller changes only their own products, an admin any. */
 export const productsRoutes: Feature = (router) => {
-  const sellerOrAdmin = requireAuth('seller', 'admin');
-
-  router.post('/_api/products/create', sellerOrAdmin, async (ctx) => {
-    const input = parseBody(ctx, ProductCreateSchema);
-    const { db, clock } = ctx.deps;
-    const productId = await createProduct(db, currentUser(ctx), input, clock.now(), imageOptions(ctx));
-    ctx.status = 201;
-    ctx.body = {
-      success: true,
-      productId,
-      product: await presented(ctx, productId),
-    } satisfies ProductMutationResponse;
+  endpoint(router, R.productCreate, {
+    input: ProductCreateSchema,
+    handle: async (deps, user, input) => {
+      const productId = await createProduct(
+        deps.db,
+        user,
+        input,
+        deps.clock.now(),
+        imageOptions(deps, user.id),
+      );
+      return { success: true as const, productId, product: await presented(deps, productId) };
+    },
   });
 
-  router.post('/_api/products/update', sellerOrAdmin, async (ctx) => {
-    const input = parseBody(ctx, ProductUpdateSchema);
-    const { db, clock } = ctx.deps;
-    const productId = await updateProduct(db, currentUser(ctx), input, clock.now(), imageOptions(ctx));
-    ctx.body = {
-      success: true,
-      productId,
-      product: await presented(ctx, productId),
-    } satisfies ProductMutationResponse;
+  endpoint(router, R.productUpdate, {
+    input: ProductUpdateSchema,
+    handle: async (deps, user, input) => {
+      const productId = await updateProduct(
+        deps.db,
+        user,
+        input,
+        deps.clock.now(),
+        imageOptions(deps, user.id),
+      );
+      return { success: true as const, productId, product: await presented(deps, productId) };
+    },
   });
 
-  router.post('/_api/products/delete', sellerOrAdmin, async (ctx) => {
-    const { id } = parseBody(ctx, ProductDeleteSchema);
-    const { db, clock } = ctx.deps;
-    await deleteProduct(db, currentUser(ctx), id, clock.now());
-    ctx.body = { success: true } satisfies ProductDeleteResponse;
+  endpoint(router, R.productDelete, {
+    input: ProductDeleteSchema,
+    handle: async (deps, user, { id }) => {
+      await deleteProduct(deps.db, user, id, deps.clock.now());
+      return { success: true as const };
+    },
   });
 };

@@ -1,48 +1,46 @@
-import type { Feature } from '../../app';
+import { API_ROUTES as R } from '../../../contract/routes';
 import {
   SELLER_MESSAGES,
   SellerProfileUpdateSchema,
   SellerRegistrationSchema,
-  type SellerProfileCreatedResponse,
-  type SellerProfileResponse,
+  type SellerRegistrationInput,
 } from '../../../contract/sellers';
-import { currentUser, requireAuth, requireRole } from '../../http/auth';
-import type { AppContext } from '../../http/context';
-import { parseBody } from '../../http/validate';
+import type { AppDeps, Feature, SessionUser } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
 import { presentSellerProfile } from './presenter';
 import { productsRoutes } from './products';
 import { createProfile, getProfileByUser, updateProfile } from './service';
 
-async function createOwnProfile(ctx: AppContext, status: number): Promise<void> {
-  const input = parseBody(ctx, SellerRegistrationSchema);
-  const { db, clock } = ctx.deps;
-  const row = await createProfile(db, currentUser(ctx).id, input, clock.now());
-  ctx.status = status;
-  ctx.body = { success: true, profile: presentSellerProfile(row) } satisfies SellerProfileCreatedResponse;
+/** Creates the signed-in user's own shop profile. */
+async function createOwnProfile(deps: AppDeps, user: SessionUser, input: SellerRegistrationInput) {
+  const row = await createProfile(deps.db, user.id, input, deps.clock.now());
+  return { success: true as const, profile: presentSellerProfile(row) };
 }
 
 /** Routes of the sellers area: shop setup, admin registration, the shop profile, product mutations. */
 export const sellersFeature: Feature = (router, opts) => {
   // A new seller creates the shop right after signing up; it waits for an admin's approval.
-  router.post('/_api/seller/profile/setup', requireAuth('seller'), (ctx) => createOwnProfile(ctx, 201));
+  endpoint(router, R.sellerProfileSetup, { input: SellerRegistrationSchema, handle: createOwnProfile });
 
-  // The spec's registration form is an admin tool: it registers a shop for the admin's own account.
-  router.post(
-    '/_api/seller/register',
-    requireRole(['admin'], () => SELLER_MESSAGES.registrationAdminOnly),
-    (ctx) => createOwnProfile(ctx, 201),
-  );
-
-  router.get('/_api/seller/profile', requireAuth('seller', 'admin'), async (ctx) => {
-    const row = await getProfileByUser(ctx.deps.db, currentUser(ctx).id);
-    ctx.body = { profile: presentSellerProfile(row) } satisfies SellerProfileResponse;
+  // The registration form is an admin tool: it registers a shop for the admin's own account.
+  endpoint(router, R.sellerRegister, {
+    roleMessage: () => SELLER_MESSAGES.registrationAdminOnly,
+    input: SellerRegistrationSchema,
+    handle: createOwnProfile,
   });
 
-  router.post('/_api/seller/profile/update', requireAuth('seller', 'admin'), async (ctx) => {
-    const input = parseBody(ctx, SellerProfileUpdateSchema);
-    const { db, clock } = ctx.deps;
-    const row = await updateProfile(db, currentUser(ctx).id, input, clock.now());
-    ctx.body = { profile: presentSellerProfile(row) } satisfies SellerProfileResponse;
+  endpoint(router, R.sellerProfile, {
+    handle: async (deps, user) => ({
+      profile: presentSellerProfile(await getProfileByUser(deps.db, user.id)),
+    }),
+  });
+
+  endpoint(router, R.sellerProfileUpdate, {
+    input: SellerProfileUpdateSchema,
+    handle: async (deps, user, input) => {
+      const row = await updateProfile(deps.db, user.id, input, deps.clock.now());
+      return { profile: presentSellerProfile(row) };
+    },
   });
 
   productsRoutes(router, opts);

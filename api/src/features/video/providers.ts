@@ -21,12 +21,40 @@ export interface VideoProvider {
   issueToken(admission: VideoAdmission): VideoTokenResponse;
 }
 
+/** Our relay's settings: coturn with `use-auth-secret` and the same shared secret. */
+export interface TurnRelay {
+  urls: string[];
+  secret: string;
+  ttlSeconds: number;
+}
+
+/** The TURN REST username of one participant of one call: `<expiry>:<user>`, the user naming both. */
+export const turnUsername = (expiresAtSeconds: number, callId: number, userId: number) =>
+  `${expiresAtSeconds}:c${callId}u${userId}`;
+
+/**
+ * Short-lived relay credentials in the TURN REST scheme coturn checks with `use-auth-secret`: the password
+ * is base64(HMAC-SHA1(secret, username)) and the username carries its own expiry, so coturn needs no
+ * database and a credential is worthless after it. They are minted only for a participant of an active
+ * call (the token endpoint checks that), so nothing static ever reaches a client.
+ */
+export function turnCredentials(relay: TurnRelay, callId: number, userId: number, nowMs: number) {
+  const username = turnUsername(Math.floor(nowMs / 1000) + relay.ttlSeconds, callId, userId);
+  const credential = crypto.createHmac('sha1', relay.secret).update(username).digest('base64');
+  return { urls: relay.urls, username, credential };
+}
+
 /**
  * WebRTC between the two browsers, signalling relayed through /_api/call/signal(s). The token is a random
  * value for the client's symmetry with Twilio; it grants nothing, because the signalling endpoints already
- * check the session and call membership on every request.
+ * check the session and call membership on every request. With a relay configured it carries that
+ * participant's relay credentials after the static ICE servers.
  */
-export function p2pProvider(iceServers: unknown[]): VideoProvider {
+export function p2pProvider(
+  iceServers: unknown[],
+  relay?: TurnRelay,
+  now: () => Date = () => new Date(),
+): VideoProvider {
   return {
     name: 'p2p',
     issueToken({ callId, userId }) {
@@ -35,7 +63,9 @@ export function p2pProvider(iceServers: unknown[]): VideoProvider {
         token: crypto.randomBytes(24).toString('base64url'),
         roomName: videoRoomName(callId),
         identity: videoIdentity(userId),
-        iceServers,
+        iceServers: relay
+          ? [...iceServers, turnCredentials(relay, callId, userId, now().getTime())]
+          : iceServers,
       };
     },
   };
@@ -63,9 +93,12 @@ export function twilioProvider(
 }
 
 /** The providers this configuration can serve, by name (twilio only with credentials). */
-export function createVideoProviders(config: Config): Partial<Record<VideoProviderName, VideoProvider>> {
+export function createVideoProviders(
+  config: Config,
+  now?: () => Date,
+): Partial<Record<VideoProviderName, VideoProvider>> {
   return {
-    p2p: p2pProvider(config.video.iceServers),
+    p2p: p2pProvider(config.video.iceServers, config.video.turn, now),
     ...(config.video.twilio ? { twilio: twilioProvider(config.video.twilio) } : {}),
   };
 }

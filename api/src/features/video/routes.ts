@@ -1,16 +1,21 @@
-import type { Feature } from '../../app';
+import { API_ROUTES as R } from '../../../contract/routes';
 import { videoTokenQuerySchema } from '../../../contract/video';
-import { currentUser, requireAuth } from '../../http/auth';
-import { parseQuery } from '../../http/validate';
+import type { Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
 import { createVideoProviders } from './providers';
-import { issueVideoToken } from './service';
+import { issueIceServers, issueVideoToken } from './service';
 
 /** Routes of the video area. */
 export const videoFeature: Feature = (router, { deps }) => {
-  const providers = createVideoProviders(deps.config);
+  const providers = createVideoProviders(deps.config, () => deps.clock.now());
 
-  router.get('/_api/video/token', requireAuth(), async (ctx) => {
-    const { callId } = parseQuery(ctx, videoTokenQuerySchema);
-    ctx.body = await issueVideoToken(ctx.deps.db, providers, currentUser(ctx).id, callId);
+  endpoint(router, R.videoToken, {
+    input: videoTokenQuerySchema,
+    handle: (deps, user, { callId }) => issueVideoToken(deps.db, providers, user.id, callId),
+  });
+
+  endpoint(router, R.videoIceServers, {
+    input: videoTokenQuerySchema,
+    handle: (deps, user, { callId }) => issueIceServers(deps.db, providers, user.id, callId),
   });
 };

@@ -1,8 +1,38 @@
 import type { Knex } from 'knex';
 import { CALL_ERROR_CODES } from '../../../contract/calls';
-import { VIDEO_MESSAGES, type VideoProviderName, type VideoTokenResponse } from '../../../contract/video';
+import {
+  VIDEO_MESSAGES,
+  type IceServersResponse,
+  type VideoProviderName,
+  type VideoTokenResponse,
+} from '../../../contract/video';
 import { AppError, conflict, notFound } from '../../http/errors';
 import type { VideoProvider } from './providers';
+
+type Providers = Partial<Record<VideoProviderName, VideoProvider>>;
+interface CallForVideo {
+  id: number;
+  status: string;
+  provider: VideoProviderName;
+  caller_id: number;
+}
+
+/** The call if the user is one of its participants (anyone else: not found), with its provider. */
+async function participantCall(
+  db: Knex,
+  providers: Providers,
+  userId: number,
+  callId: number,
+): Promise<{ call: CallForVideo; provider: VideoProvider }> {
+  const call = (await db('calls')
+    .where('id', callId)
+    .where((w) => w.where('caller_id', userId).orWhere('seller_id', userId))
+    .first('id', 'status', 'provider', 'caller_id')) as CallForVideo | undefined;
+  if (!call) throw notFound(VIDEO_MESSAGES.callNotFound, CALL_ERROR_CODES.callNotFound);
+  const provider = providers[call.provider];
+  if (!provider) throw new AppError(503, 'video_unavailable', VIDEO_MESSAGES.providerUnavailable);
+  return { call, provider };
+}
 
 /**
  * A token for the call's room, only for one of its two participants and only while it is active. The
@@ -10,18 +40,31 @@ import type { VideoProvider } from './providers';
  */
 export async function issueVideoToken(
   db: Knex,
-  providers: Partial<Record<VideoProviderName, VideoProvider>>,
+  providers: Providers,
   userId: number,
   callId: number,
 ): Promise<VideoTokenResponse> {
-  const call = (await db('calls')
-    .where('id', callId)
-    .where((w) => w.where('caller_id', userId).orWhere('seller_id', userId))
-    .first('id', 'status', 'provider')) as
-    { id: number; status: string; provider: VideoProviderName } | undefined;
-  if (!call) throw notFound(VIDEO_MESSAGES.callNotFound, CALL_ERROR_CODES.callNotFound);
+  const { call, provider } = await participantCall(db, providers, userId, callId);
   if (call.status !== 'active') throw conflict(VIDEO_MESSAGES.callNotActive, CALL_ERROR_CODES.callNotActive);
-  const provider = providers[call.provider];
-  if (!provider) throw new AppError(503, 'video_unavailable', VIDEO_MESSAGES.providerUnavailable);
   return provider.issueToken({ callId: call.id, userId });
+}
+
+/**
+ * The ICE servers (with this user's relay credentials) for the caller of a call that still rings, or for a
+ * participant of an active one. The caller's browser uses them to gather relay candidates and make its offer
+ * while the seller's phone rings, so after the accept only the answer and the checks remain. Twilio calls
+ * need none (their token carries what they need): an empty list.
+ */
+export async function issueIceServers(
+  db: Knex,
+  providers: Providers,
+  userId: number,
+  callId: number,
+): Promise<IceServersResponse> {
+  const { call, provider } = await participantCall(db, providers, userId, callId);
+  const ringingCaller = call.caller_id === userId && (call.status === 'pending' || call.status === 'ringing');
+  if (!ringingCaller && call.status !== 'active')
+    throw conflict(VIDEO_MESSAGES.callNotLive, CALL_ERROR_CODES.callNotActive);
+  const token = provider.issueToken({ callId: call.id, userId });
+  return { iceServers: token.provider === 'p2p' ? token.iceServers : [] };
 }

@@ -40,7 +40,7 @@ function RequireAuth({ roles, children }: { roles?: readonly UserRole[]; childre
 
 /**
  * Login pages. A user who arrives already signed in goes on to the redirect or their role's home. One who
- * signs in on the page stays until the page itself navigates (after the spec's 200 ms delay, to its target).
+ * signs in on the page stays until the page itself navigates (after the product rules' 200 ms delay, to its target).
  */
 function GuestOnly({ children }: { children: ReactNode }) {
   const session = useQuery(sessionQuery());

@@ -82,7 +82,10 @@ export function Header() {
           className="flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-brand-600"
         >
           <NagaiMark className="h-8 w-8" />
-          <span className="text-xl font-bold tracking-tight text-brand-800">{t('common.appName')}</span>
+          {/* On the narrowest phones the mark alone, so the actions (and a call's badge) fit in 360 px. */}
+          <span className="text-xl font-bold tracking-tight text-brand-800 max-[389px]:sr-only">
+            {t('common.appName')}
+          </span>
           <span className="sr-only">{t('header.home')}</span>
         </Link>
 

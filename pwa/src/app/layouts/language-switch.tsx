@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, isLanguage, setPreferredLanguage } from '../../lib/i18n';
 import { cn } from '../../lib/cn';
+import { useAdoptValueOnMount } from '../../lib/pre-hydration';
 import { useCanChooseLanguage, usePreferredLanguage } from './language';
 
 /** English / தமிழ் choice, shown only where the reader may choose (see useCanChooseLanguage). */
@@ -11,6 +12,10 @@ export function LanguageSwitch({ className }: { className?: string }) {
   const id = useId();
   const preferred = usePreferredLanguage();
   const canChoose = useCanChooseLanguage();
+  // A language chosen before the app took over is the one it switches to.
+  const ref = useAdoptValueOnMount<HTMLSelectElement>(preferred, (lng) => {
+    if (isLanguage(lng)) setPreferredLanguage(lng);
+  });
   if (!canChoose) return null;
   return (
     <div className={cn('relative flex items-center', className)}>
@@ -19,6 +24,7 @@ export function LanguageSwitch({ className }: { className?: string }) {
       </label>
       <Languages aria-hidden="true" className="pointer-events-none absolute left-2 h-4 w-4 text-muted" />
       <select
+        ref={ref}
         id={id}
         data-testid="language-switch"
         value={preferred}

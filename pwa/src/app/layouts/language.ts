@@ -16,7 +16,7 @@ export function usePreferredLanguage(): Language {
 }
 
 /**
- * Whether this reader may choose a language here (spec §1): logged-out visitors and customers, never on
+ * Whether this reader may choose a language here (docs/product-rules.md §1): logged-out visitors and customers, never on
  * /seller* or /admin*. Everyone else reads English.
  */
 export function useCanChooseLanguage(): boolean {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { GlobalFeatures } from '../global-features';
 import { PageSpinner } from '../../components/ui/spinner';
-import { useToasterNeeded } from '../../lib/toaster-signal';
+import { useToasterNeeded, VISIBLE_TOASTS } from '../../lib/toaster-signal';
 import { useHashScroll } from './hash-scroll';
 import { Header } from './header';
 import { useLanguageSync } from './language';
@@ -34,7 +34,7 @@ export function RootLayout() {
       </main>
       {toasterNeeded && (
         <Suspense fallback={null}>
-          <Toaster position="top-center" closeButton expand />
+          <Toaster position="top-center" closeButton expand visibleToasts={VISIBLE_TOASTS} />
         </Suspense>
       )}
       <GlobalFeatures />

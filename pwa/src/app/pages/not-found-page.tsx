@@ -5,7 +5,7 @@ import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** Any path without a page (spec §2: 'Not Found' with a link home). */
+/** Any path without a page (docs/product-rules.md §2: 'Not Found' with a link home). */
 export default function NotFoundPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('errors.notFound.title'));

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   LoginInput,
   PasswordChangeInput,
@@ -7,34 +7,19 @@ import type {
   User,
 } from '../../../../api/contract/accounts';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 import { clearPersistedQueries } from '../../lib/query-persist';
+import { sessionQuery } from '../../lib/session';
 import { beginLogout, endLogout } from './utils/redirects';
-
-interface UserResponse {
-  user: User;
-}
-interface SessionResponse {
-  user: User | null;
-}
 
 /** Query factories of the accounts area (TkDodo): keys live beside their fetchers. */
 export const accountQueries = {
   all: () => ['accounts'] as const,
-  /** The signed-in user, or null for a visitor. Kept indefinitely; login, logout and profile edits update it. */
-  session: () =>
-    queryOptions({
-      queryKey: [...accountQueries.all(), 'session'] as const,
-      queryFn: ({ signal }) => api.get<SessionResponse>('/_api/auth/session', undefined, { signal }),
-      select: (data) => data.user,
-      staleTime: Infinity,
-      gcTime: Infinity,
-      retry: 1,
-      meta: { silentErrors: true },
-    }),
+  /** The signed-in user, or null for a visitor (lib/session.ts). */
+  session: sessionQuery,
 };
 
-/** Shorthand for `useQuery(sessionQuery())`. */
-export const sessionQuery = accountQueries.session;
+export { sessionQuery };
 
 function setSessionUser(queryClient: QueryClient, user: User | null) {
   queryClient.setQueryData(accountQueries.session().queryKey, { user });
@@ -49,7 +34,7 @@ function clearUserData(queryClient: QueryClient) {
 export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post<UserResponse>('/_api/auth/login_with_password', input),
+    mutationFn: (input: LoginInput) => api.call(API_ROUTES.login, input),
     onSuccess: ({ user }) => {
       clearUserData(queryClient);
       setSessionUser(queryClient, user);
@@ -61,7 +46,7 @@ export function useLoginMutation() {
 export function useRegisterMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: RegisterInput) => api.post<UserResponse>('/_api/auth/register_with_password', input),
+    mutationFn: (input: RegisterInput) => api.call(API_ROUTES.register, input),
     onSuccess: ({ user }) => {
       clearUserData(queryClient);
       setSessionUser(queryClient, user);
@@ -69,7 +54,7 @@ export function useRegisterMutation() {
   });
 }
 
-/** Clears the session locally first (spec §4), then tells the server; works offline for the local part. */
+/** Clears the session locally first (docs/product-rules.md §4), then tells the server; works offline for the local part. */
 export function useLogoutMutation() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -80,7 +65,7 @@ export function useLogoutMutation() {
       clearUserData(queryClient);
       // Nothing browsed before logging out survives it: persisted catalogue and the worker's copy.
       await clearPersistedQueries();
-      return api.post<{ success: boolean }>('/_api/auth/logout', {});
+      return api.call(API_ROUTES.logout, undefined);
     },
     onSettled: () => endLogout(),
   });
@@ -90,7 +75,7 @@ export function useLogoutMutation() {
 export function useUpdateProfileMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ProfileUpdateInput) => api.post<UserResponse>('/_api/user/profile/update', input),
+    mutationFn: (input: ProfileUpdateInput) => api.call(API_ROUTES.profileUpdate, input),
     onSuccess: ({ user }) => setSessionUser(queryClient, user),
   });
 }
@@ -99,8 +84,7 @@ export function useUpdateProfileMutation() {
 export function useChangePasswordMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PasswordChangeInput) =>
-      api.post<{ success: boolean }>('/_api/user/password/change', input),
+    mutationFn: (input: PasswordChangeInput) => api.call(API_ROUTES.passwordChange, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueries.session().queryKey }),
   });
 }

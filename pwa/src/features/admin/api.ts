@@ -1,11 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  AdminCustomersResponse,
-  AdminSellersResponse,
-  SellerApprovalInput,
-  SellerApprovalResponse,
-} from '../../../../api/contract/admin';
+import type { SellerApprovalInput } from '../../../../api/contract/admin';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 
 /** Query factories of the admin area (TkDodo): keys live beside their fetchers. */
 export const adminQueries = {
@@ -14,27 +10,31 @@ export const adminQueries = {
   sellers: () =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'sellers'] as const,
-      queryFn: ({ signal }) => api.get<AdminSellersResponse>('/_api/admin/sellers', undefined, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.adminSellers, undefined, { signal }),
       select: (data) => data.sellers,
     }),
   customers: () =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'customers'] as const,
-      queryFn: ({ signal }) =>
-        api.get<AdminCustomersResponse>('/_api/admin/customers', undefined, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.adminCustomers, undefined, { signal }),
       select: (data) => data.customers,
+    }),
+  /** The last 7 days of answered calls: connected, relayed, setup time, reconnects. */
+  callQuality: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'call-quality'] as const,
+      queryFn: ({ signal }) => api.call(API_ROUTES.adminCallQuality, undefined, { signal }),
     }),
 };
 
 /**
- * Approves or disapproves a shop. The sellers list refreshes (spec §7), and so does the public catalogue,
+ * Approves or disapproves a shop. The sellers list refreshes (docs/product-rules.md §7), and so does the public catalogue,
  * where the change takes effect at once.
  */
 export function useSellerApprovalMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SellerApprovalInput) =>
-      api.post<SellerApprovalResponse>('/_api/admin/seller/approve', input),
+    mutationFn: (input: SellerApprovalInput) => api.call(API_ROUTES.sellerApprove, input),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminQueries.sellers().queryKey });
       void queryClient.invalidateQueries({ queryKey: ['catalog'] });

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routes';
+import type { AppRoute } from '../../app/route-types';
 
 /** The admin area's pages: one lazy entry each, added when the page is real. */
 export const adminRoutes: readonly AppRoute[] = [

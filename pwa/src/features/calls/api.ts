@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   CALL_MESSAGES,
+  type CallEndReasonInput,
   type CallHistoryResponse,
   type CallStatusResponse,
   type EndCallResponse,
@@ -10,9 +11,10 @@ import {
 } from '../../../../api/contract/calls';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
 import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 
 /**
- * The spec's client defaults (§8): the body's `error`, else the raw text, else a per-call default. The api
+ * The product rules' client defaults (docs/product-rules.md §7): the body's `error`, else the raw text, else a per-call default. The api
  * client already uses the body's `error`; where it had nothing readable, the call's own default is used.
  */
 async function withDefault<T>(promise: Promise<T>, fallback: string): Promise<T> {
@@ -27,10 +29,12 @@ async function withDefault<T>(promise: Promise<T>, fallback: string): Promise<T>
 }
 
 export const callsApi = {
-  /** Initiate is sent superjson-style (spec §7); the server accepts both shapes. */
-  initiate: (sellerId: number) =>
+  /** Initiate is sent superjson-style (docs/product-rules.md §7); the server accepts both shapes. */
+  initiate: (sellerId: number, productId?: number) =>
     withDefault(
-      api.post<InitiateCallResponse>('/_api/call/initiate', { json: { sellerId } }),
+      api.post<InitiateCallResponse>('/_api/call/initiate', {
+        json: productId ? { sellerId, productId } : { sellerId },
+      }),
       CALL_MESSAGES.initiateFailed,
     ),
   respond: (callId: number, response: 'accept' | 'decline') =>
@@ -38,8 +42,11 @@ export const callsApi = {
       api.post<RespondCallResponse>('/_api/call/respond', { callId, response }),
       CALL_MESSAGES.respondFailed,
     ),
-  end: (callId: number) =>
-    withDefault(api.post<EndCallResponse>('/_api/call/end', { callId }), CALL_MESSAGES.endFailed),
+  end: (callId: number, reason?: CallEndReasonInput) =>
+    withDefault(
+      api.post<EndCallResponse>('/_api/call/end', reason ? { callId, reason } : { callId }),
+      CALL_MESSAGES.endFailed,
+    ),
   status: (callId: number, signal?: AbortSignal) =>
     withDefault(
       api.get<CallStatusResponse>('/_api/call/status', { callId }, { signal }),
@@ -60,11 +67,15 @@ export const callsApi = {
 /** Query factories of the calls area. */
 export const callQueries = {
   all: () => ['calls'] as const,
-  /** Sellers' incoming calls: every 4 s, also in background tabs and on focus (spec §7). */
-  incoming: () =>
+  /**
+   * Sellers' incoming calls: every 4 s, also in background tabs and on focus (docs/product-rules.md §7). For a
+   * customer with an open call-back request (`callBacks`), the jeweller's call-backs ringing them (issue #22).
+   */
+  incoming: (callBacks = false) =>
     queryOptions({
-      queryKey: [...callQueries.all(), 'incoming'] as const,
-      queryFn: ({ signal }) => callsApi.incoming(signal),
+      queryKey: [...callQueries.all(), 'incoming', ...(callBacks ? ['call-backs'] : [])] as const,
+      queryFn: ({ signal }) =>
+        callBacks ? api.call(API_ROUTES.callbacksRinging, undefined, { signal }) : callsApi.incoming(signal),
       refetchInterval: CALL_LIMITS.incomingPollMs,
       refetchIntervalInBackground: true,
       refetchOnWindowFocus: 'always',
@@ -72,7 +83,7 @@ export const callQueries = {
       retry: 1,
       meta: { silentErrors: true },
     }),
-  /** A tracked call's status: every 2 s, also in background tabs and on focus (spec §7). */
+  /** A tracked call's status: every 2 s, also in background tabs and on focus (docs/product-rules.md §7). */
   status: (callId: number) =>
     queryOptions({
       queryKey: [...callQueries.all(), 'status', callId] as const,
@@ -85,6 +96,21 @@ export const callQueries = {
       retry: 1,
       meta: { silentErrors: true },
     }),
+  /** The customer's call-back requests (issue #22): with one open, the app listens for the shop's call. */
+  myCallbacks: () =>
+    queryOptions({
+      queryKey: [...callQueries.all(), 'call-backs', 'mine'] as const,
+      queryFn: ({ signal }) => api.call(API_ROUTES.callbacksMine, undefined, { signal }),
+      refetchInterval: 60_000,
+      meta: { silentErrors: true },
+    }),
+  /** The jeweller's call-back queue (issue #22), with the open count for the dashboard's badge. */
+  callbackQueue: () =>
+    queryOptions({
+      queryKey: [...callQueries.all(), 'call-backs', 'queue'] as const,
+      queryFn: ({ signal }) => api.call(API_ROUTES.callbackQueue, undefined, { signal }),
+      refetchInterval: 30_000,
+    }),
   /** The user's call history, cached 5 min; invalidated when a call ends. */
   history: () =>
     queryOptions({
@@ -93,5 +119,33 @@ export const callQueries = {
       staleTime: CALL_LIMITS.historyCacheMs,
       gcTime: CALL_LIMITS.historyCacheMs,
       meta: { silentErrors: true },
+    }),
+};
+
+/** Selling in the call: items (products shown, photos, chat), the shop's products, holds, the summary. */
+export const sellingApi = {
+  items: (callId: number, after: number, signal?: AbortSignal) =>
+    api.call(API_ROUTES.callItems, { callId, after }, { signal }),
+  searchProducts: (callId: number, q: string, signal?: AbortSignal) =>
+    api.call(API_ROUTES.callProducts, { callId, q }, { signal }),
+  share: (callId: number, productIds: number[]) => api.call(API_ROUTES.callShare, { callId, productIds }),
+  message: (callId: number, text: string) => api.call(API_ROUTES.callMessage, { callId, text }),
+  photo: (callId: number, image: string) => api.call(API_ROUTES.callPhotoSend, { callId, image }),
+  detail: (callId: number, signal?: AbortSignal) => api.call(API_ROUTES.callDetail, { callId }, { signal }),
+  hold: (callId: number, productId: number) => api.call(API_ROUTES.holdCreate, { callId, productId }),
+  release: (holdId: number) => api.call(API_ROUTES.holdRelease, { holdId }),
+  sellerHolds: (signal?: AbortSignal) => api.call(API_ROUTES.sellerHolds, undefined, { signal }),
+};
+
+export const sellingQueries = {
+  detail: (callId: number) =>
+    queryOptions({
+      queryKey: [...callQueries.all(), 'detail', callId] as const,
+      queryFn: ({ signal }) => sellingApi.detail(callId, signal),
+    }),
+  sellerHolds: () =>
+    queryOptions({
+      queryKey: [...callQueries.all(), 'holds'] as const,
+      queryFn: ({ signal }) => sellingApi.sellerHolds(signal),
     }),
 };

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routes';
+import type { AppRoute } from '../../app/route-types';
 
 /** The calls area's pages: one lazy entry each, added when the page is real. */
 export const callsRoutes: readonly AppRoute[] = [
@@ -12,5 +12,15 @@ export const callsRoutes: readonly AppRoute[] = [
     path: '/seller/history',
     access: ['seller', 'admin'],
     Page: lazy(() => import('./pages/seller-call-history-page')),
+  },
+  {
+    path: '/call-history/:callId',
+    access: ['customer', 'admin'],
+    Page: lazy(() => import('./pages/call-detail-page')),
+  },
+  {
+    path: '/seller/history/:callId',
+    access: ['seller', 'admin'],
+    Page: lazy(() => import('./pages/call-detail-page')),
   },
 ];

@@ -1,11 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  CartAddInput,
-  CartChangeResponse,
-  CartRemoveInput,
-  CartUpdateInput,
-} from '../../../../api/contract/cart';
+import type { CartAddInput, CartRemoveInput, CartUpdateInput } from '../../../../api/contract/cart';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 import { cartKey, cartListQuery } from '../../lib/cart-query';
 
 /** Query factories of the cart area; the list is shared with the checkout page through lib/cart-query. */
@@ -19,16 +15,16 @@ export const cartQueries = {
 export function useAddToCartMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CartAddInput) => api.post<CartChangeResponse>('/_api/cart/add', input),
+    mutationFn: (input: CartAddInput) => api.call(API_ROUTES.cartAdd, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
   });
 }
 
-/** Sets a line's quantity; the cart refreshes after every change (spec §4), failed or not. */
+/** Sets a line's quantity; the cart refreshes after every change (docs/product-rules.md §4), failed or not. */
 export function useUpdateCartItemMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CartUpdateInput) => api.post<CartChangeResponse>('/_api/cart/update', input),
+    mutationFn: (input: CartUpdateInput) => api.call(API_ROUTES.cartUpdate, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
   });
 }
@@ -37,7 +33,7 @@ export function useUpdateCartItemMutation() {
 export function useRemoveCartItemMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CartRemoveInput) => api.post<{ success: true }>('/_api/cart/remove', input),
+    mutationFn: (input: CartRemoveInput) => api.call(API_ROUTES.cartRemove, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: cartQueries.all() }),
   });
 }

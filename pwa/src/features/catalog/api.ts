@@ -1,16 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type {
-  CatalogStats,
-  ProductGetResponse,
-  ProductListResponse,
-  SearchSuggestions,
-  SellerListResponse,
-  StoreResponse,
-  TopSellersResponse,
-} from '../../../../api/contract/catalog';
 import type { ProductCategory, ProductMaterial, SortOption } from '../../../../api/contract/constants';
 import { LIMITS } from '../../../../api/contract/constants';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 
 /** Filters of a product listing as the API takes them (undefined values are not sent). */
 export interface ProductListFilters {
@@ -34,7 +26,7 @@ export interface SellerListFilters {
   state?: string;
 }
 
-/** Spec §8: suggestions are cached five minutes. */
+/** docs/product-rules.md §8: suggestions are cached five minutes. */
 export const SUGGESTIONS_CACHE_MS = LIMITS.suggestionCacheMs;
 
 /** Query factories of the catalogue (TkDodo): keys live beside their fetchers. */
@@ -44,8 +36,7 @@ export const productQueries = {
   list: (filters: ProductListFilters) =>
     queryOptions({
       queryKey: [...productQueries.all(), 'list', filters] as const,
-      queryFn: ({ signal }) =>
-        api.get<ProductListResponse>('/_api/products/list', { ...filters }, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.productsList, { ...filters }, { signal }),
       placeholderData: keepPreviousData,
       meta: { silentErrors: true },
     }),
@@ -53,14 +44,14 @@ export const productQueries = {
   detail: (id: number) =>
     queryOptions({
       queryKey: [...productQueries.all(), 'detail', id] as const,
-      queryFn: ({ signal }) => api.get<ProductGetResponse>('/_api/products/get', { id }, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.productsGet, { id }, { signal }),
       select: (data) => data.product,
     }),
   /** Search box suggestions: fetched only for more than one character, kept five minutes. */
   suggestions: (query: string) =>
     queryOptions({
       queryKey: ['catalog', 'suggestions', query] as const,
-      queryFn: ({ signal }) => api.get<SearchSuggestions>('/_api/search/suggestions', { query }, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.suggestions, { query }, { signal }),
       enabled: query.trim().length > 1,
       staleTime: SUGGESTIONS_CACHE_MS,
       gcTime: SUGGESTIONS_CACHE_MS,
@@ -75,14 +66,14 @@ export const sellerQueries = {
   list: (filters: SellerListFilters) =>
     queryOptions({
       queryKey: [...sellerQueries.all(), 'list', filters] as const,
-      queryFn: ({ signal }) => api.get<SellerListResponse>('/_api/sellers/list', { ...filters }, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.sellersList, { ...filters }, { signal }),
       placeholderData: keepPreviousData,
       meta: { silentErrors: true },
     }),
   top: (limit: number = LIMITS.topSellers) =>
     queryOptions({
       queryKey: [...sellerQueries.all(), 'top', limit] as const,
-      queryFn: ({ signal }) => api.get<TopSellersResponse>('/_api/sellers/top', { limit }, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.sellersTop, { limit }, { signal }),
       select: (data) => data.sellers,
       meta: { silentErrors: true },
     }),
@@ -92,13 +83,9 @@ export const sellerQueries = {
       queryKey: [...sellerQueries.all(), 'store', key, page] as const,
       queryFn: ({ signal }) =>
         'slug' in key
-          ? api.get<StoreResponse>(
-              '/_api/seller/store',
-              { slug: key.slug, page, limit: LIMITS.storefrontPageSize },
-              { signal },
-            )
-          : api.get<StoreResponse>(
-              '/_api/seller/store/by-id',
+          ? api.call(API_ROUTES.store, { slug: key.slug, page, limit: LIMITS.storefrontPageSize }, { signal })
+          : api.call(
+              API_ROUTES.storeById,
               { sellerId: key.sellerId, page, limit: LIMITS.storefrontPageSize },
               { signal },
             ),
@@ -110,7 +97,7 @@ export const sellerQueries = {
   stats: () =>
     queryOptions({
       queryKey: ['catalog', 'stats'] as const,
-      queryFn: ({ signal }) => api.get<CatalogStats>('/_api/catalog/stats', undefined, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.catalogStats, undefined, { signal }),
       staleTime: 5 * 60_000,
       meta: { silentErrors: true },
     }),

@@ -1,18 +1,31 @@
 import { lazyPage } from '../../app/lazy-page';
-import type { AppRoute } from '../../app/routes';
+import type { AppRoute } from '../../app/route-types';
 
 // Pages the server renders for visitors are preloadable (app/lazy-page.tsx), so hydration never waits.
 const StorefrontPage = lazyPage(() => import('./pages/storefront-page'));
 
 /** The catalog area's pages: one lazy entry each, added when the page is real. */
 export const catalogRoutes: readonly AppRoute[] = [
-  { path: '/marketplace', access: 'public', Page: lazyPage(() => import('./pages/marketplace-page')) },
-  { path: '/sellers', access: 'public', Page: lazyPage(() => import('./pages/sellers-page')) },
+  {
+    path: '/marketplace',
+    access: 'public',
+    areas: [],
+    Page: lazyPage(() => import('./pages/marketplace-page')),
+  },
+  { path: '/sellers', access: 'public', areas: [], Page: lazyPage(() => import('./pages/sellers-page')) },
+  // A product's own address (/product/{slug}-{id}), the one shared links use.
+  {
+    path: '/product/:productRef',
+    access: 'public',
+    areas: [],
+    overlay: true,
+    Page: lazyPage(() => import('./pages/product-page')),
+  },
   // The fallback address of a shop without a URL slug.
-  { path: '/sellers/:sellerId', access: 'public', Page: StorefrontPage },
+  { path: '/sellers/:sellerId', access: 'public', areas: [], Page: StorefrontPage },
 ];
 
 /** The /{sellerSlug} storefront catches any single segment, so the routes table puts it last. */
 export const storefrontRoutes: readonly AppRoute[] = [
-  { path: '/:sellerSlug', access: 'public', Page: StorefrontPage },
+  { path: '/:sellerSlug', access: 'public', areas: [], Page: StorefrontPage },
 ];

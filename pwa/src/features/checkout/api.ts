@@ -1,17 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  IDEMPOTENCY_HEADER,
-  type CheckoutData,
-  type CheckoutResponse,
-} from '../../../../api/contract/checkout';
+import { IDEMPOTENCY_HEADER, type CheckoutData } from '../../../../api/contract/checkout';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 import { cartKey } from '../../lib/cart-query';
 
 /** Places the cart as one order per shop. `idempotencyKey` identifies the attempt (same key = same result). */
 export function useCheckoutMutation() {
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CheckoutData; idempotencyKey: string }) =>
-      api.post<CheckoutResponse>('/_api/checkout/create', input, {
+      api.call(API_ROUTES.checkout, input, {
         headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
       }),
   });
@@ -21,7 +18,7 @@ export function useCheckoutMutation() {
 export function useRemoveUnavailableMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (cartItemId: number) => api.post<{ success: true }>('/_api/cart/remove', { cartItemId }),
+    mutationFn: (cartItemId: number) => api.call(API_ROUTES.cartRemove, { cartItemId }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: cartKey }),
   });
 }

@@ -1,44 +1,38 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS, type OrderStatus } from '../../../../api/contract/constants';
-import type {
-  CustomerOrderFilter,
-  Order,
-  OrdersPage,
-  OrderStatusUpdateResponse,
-  RateProductInput,
-  RateProductResponse,
-} from '../../../../api/contract/orders';
+import type { CustomerOrderFilter, RateProductInput } from '../../../../api/contract/orders';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 
 export interface OrderListFilters<S extends string> {
   page: number;
-  /** undefined means all: the filter is sent only when it is not all (spec §5). */
+  /** undefined means all: the filter is sent only when it is not all (docs/product-rules.md §5). */
   status?: S;
 }
 
 /** Query factories of the orders area (TkDodo): keys live beside their fetchers. */
 export const orderQueries = {
   all: () => ['orders'] as const,
-  /** The customer's orders, 20 per page (spec §9). */
+  /** The customer's orders, 20 per page (docs/product-rules.md §9). */
   customerList: (filters: OrderListFilters<CustomerOrderFilter>) =>
     queryOptions({
       queryKey: [...orderQueries.all(), 'customer', filters] as const,
       queryFn: ({ signal }) =>
-        api.get<OrdersPage>(
-          '/_api/orders/customer',
+        api.call(
+          API_ROUTES.customerOrders,
           { page: filters.page, pageSize: LIMITS.customerOrdersPageSize, status: filters.status },
           { signal },
         ),
       placeholderData: keepPreviousData,
       meta: { silentErrors: true },
     }),
-  /** The seller's shop orders, 10 per page (spec §9). */
+  /** The seller's shop orders, 10 per page (docs/product-rules.md §9). */
   sellerList: (filters: OrderListFilters<OrderStatus>) =>
     queryOptions({
       queryKey: [...orderQueries.all(), 'seller', filters] as const,
       queryFn: ({ signal }) =>
-        api.get<OrdersPage>(
-          '/_api/orders/seller',
+        api.call(
+          API_ROUTES.sellerOrders,
           { page: filters.page, pageSize: LIMITS.sellerOrdersPageSize, status: filters.status },
           { signal },
         ),
@@ -50,7 +44,7 @@ export const orderQueries = {
     queryOptions({
       queryKey: [...orderQueries.all(), 'details', orderId] as const,
       queryFn: ({ signal }) =>
-        api.get<{ order: Order }>('/_api/order/details', { orderId }, { signal }).then((r) => r.order),
+        api.call(API_ROUTES.orderDetails, { orderId }, { signal }).then((r) => r.order),
       meta: { silentErrors: true },
       retry: (count, err) => count < 1 && (err as { status?: number }).status !== 404,
     }),
@@ -61,7 +55,7 @@ export function useUpdateOrderStatusMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { orderId: number; status: OrderStatus }) =>
-      api.post<OrderStatusUpdateResponse>('/_api/orders/update-status', input),
+      api.call(API_ROUTES.orderStatusUpdate, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: orderQueries.all() }),
   });
 }
@@ -70,7 +64,7 @@ export function useUpdateOrderStatusMutation() {
 export function useRateProductMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: RateProductInput) => api.post<RateProductResponse>('/_api/orders/rate', input),
+    mutationFn: (input: RateProductInput) => api.call(API_ROUTES.rateProduct, input),
     onSuccess: (_data, input) =>
       queryClient.invalidateQueries({ queryKey: orderQueries.details(input.orderId).queryKey }),
   });

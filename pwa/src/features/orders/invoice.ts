@@ -1,7 +1,7 @@
 import { fromPaise, toPaise } from '../../../../api/contract/cart';
 import type { Order } from '../../../../api/contract/orders';
 
-/** The invoice figures of spec §9, as decimal strings, computed in integer paise (never with floats). */
+/** The invoice figures of docs/product-rules.md §9, as decimal strings, computed in integer paise (never with floats). */
 export interface InvoiceTotals {
   /** Σ price × quantity. */
   subtotal: string;
@@ -31,7 +31,7 @@ export function invoiceTotals(
   };
 }
 
-/** Order status badge styles of spec §4. */
+/** Order status badge styles of docs/product-rules.md §4. */
 export const STATUS_BADGE = {
   delivered: 'success',
   completed: 'success',
@@ -50,7 +50,7 @@ export function statusBadgeVariant(status: string): StatusBadgeVariant {
   return (STATUS_BADGE as Record<string, StatusBadgeVariant>)[status] ?? 'outline';
 }
 
-/** Pages to show with one sibling around the current one (spec §9), gaps as null: 1 … 4 5 6 … 10. */
+/** Pages to show with one sibling around the current one (docs/product-rules.md §9), gaps as null: 1 … 4 5 6 … 10. */
 export function pageItems(current: number, total: number): (number | null)[] {
   if (total <= 1) return [1];
   const pages = new Set([1, total, current - 1, current, current + 1]);

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routes';
+import type { AppRoute } from '../../app/route-types';
 
 /** The orders area's pages: the customer's list, any signed-in role's invoice, the seller's list. */
 export const ordersRoutes: readonly AppRoute[] = [

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PushPublicKeyResponse, PushSubscriptionInput } from '../../../../api/contract/push';
+import type { PushSubscriptionInput } from '../../../../api/contract/push';
 import { api } from '../../lib/api-client';
+import { API_ROUTES } from '../../../../api/contract/routes';
 
 /** Query factories of the push area. */
 export const pushQueries = {
@@ -8,7 +9,7 @@ export const pushQueries = {
   publicKey: () =>
     queryOptions({
       queryKey: ['push', 'public-key'] as const,
-      queryFn: ({ signal }) => api.get<PushPublicKeyResponse>('/_api/push/public-key', undefined, { signal }),
+      queryFn: ({ signal }) => api.call(API_ROUTES.pushPublicKey, undefined, { signal }),
       staleTime: Infinity,
       meta: { silentErrors: true },
     }),
@@ -61,7 +62,7 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
 /** Sends this device's subscription to the server for the signed-in seller, in their language. */
 export function saveSubscription(sub: PushSubscription, locale: 'en' | 'ta') {
   const json = sub.toJSON() as Omit<PushSubscriptionInput, 'locale'>;
-  return api.post<{ success: boolean }>('/_api/push/subscribe', {
+  return api.call(API_ROUTES.pushSubscribe, {
     endpoint: json.endpoint,
     expirationTime: json.expirationTime ?? null,
     keys: json.keys,
@@ -97,6 +98,6 @@ export async function subscribeDevice(publicKey: string, locale: 'en' | 'ta'): P
 export async function unsubscribeDevice(): Promise<void> {
   const sub = await currentSubscription();
   if (!sub) return;
-  await api.post('/_api/push/unsubscribe', { endpoint: sub.endpoint });
+  await api.call(API_ROUTES.pushUnsubscribe, { endpoint: sub.endpoint });
   await sub.unsubscribe();
 }

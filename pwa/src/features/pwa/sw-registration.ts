@@ -1,6 +1,6 @@
 import type { Workbox } from 'workbox-window';
 import { PERSIST_KEY } from '../../lib/query-persist';
-import { isCallActive, whenNoCallActive } from './call-activity';
+import { isCallActive, whenNoCallActive } from '../../lib/call-store';
 
 /**
  * The app's service worker and its update flow. A new version never reloads the page on its own: the user

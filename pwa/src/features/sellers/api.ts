@@ -1,46 +1,30 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ProductListResponse } from '../../../../api/contract/catalog';
 import type {
   ProductCreateInput,
-  ProductDeleteResponse,
   ProductMutationResponse,
   ProductUpdateInput,
 } from '../../../../api/contract/products';
 import type {
   SellerProfile,
-  SellerProfileCreatedResponse,
-  SellerProfileResponse,
   SellerProfileUpdateInput,
   SellerRegistrationInput,
 } from '../../../../api/contract/sellers';
 import { ApiError, REQUEST_FAILED, api } from '../../lib/api-client';
-import { sessionQuery } from '../accounts/api';
+import { API_ROUTES } from '../../../../api/contract/routes';
+import { fetchOwnShop, sessionQuery } from '../../lib/session';
 
-/** Page sizes of the seller's own product lists (spec §9). */
+/** Page sizes of the seller's own product lists (docs/product-rules.md §9). */
 export const DASHBOARD_PRODUCTS_LIMIT = 100;
 export const PRODUCTS_PAGE_LIMIT = 10;
 
 /** Query factories of the sellers area (TkDodo): keys live beside their fetchers. */
 export const sellerQueries = {
   all: () => ['sellers'] as const,
-  /**
-   * The signed-in user's own shop profile, or null when there is none: the spec treats 'Seller profile not
-   * found.' as "no profile", not as an error.
-   */
+  /** The signed-in user's own shop profile, or null when there is none. */
   profile: () =>
     queryOptions({
       queryKey: [...sellerQueries.all(), 'profile'] as const,
-      queryFn: async ({ signal }): Promise<SellerProfile | null> => {
-        try {
-          const { profile } = await api.get<SellerProfileResponse>('/_api/seller/profile', undefined, {
-            signal,
-          });
-          return profile;
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 404) return null;
-          throw err;
-        }
-      },
+      queryFn: ({ signal }) => fetchOwnShop(signal),
       meta: { silentErrors: true },
     }),
   /** The seller's own products, newest first (pending shops see theirs too). */
@@ -48,11 +32,7 @@ export const sellerQueries = {
     queryOptions({
       queryKey: [...sellerQueries.all(), 'products', { sellerId, page, limit }] as const,
       queryFn: ({ signal }) =>
-        api.get<ProductListResponse>(
-          '/_api/products/list',
-          { sellerId, page, limit, sortBy: 'newest' },
-          { signal },
-        ),
+        api.call(API_ROUTES.productsList, { sellerId, page, limit, sortBy: 'newest' }, { signal }),
     }),
 };
 
@@ -63,7 +43,7 @@ function setProfile(queryClient: QueryClient, profile: SellerProfile) {
 }
 
 /**
- * Product lists anywhere (the seller's and the public catalogue's) show the change: the spec asks that product
+ * Product lists anywhere (the seller's and the public catalogue's) show the change: the product rules ask that product
  * queries refresh after changes.
  */
 function refreshProducts(queryClient: QueryClient) {
@@ -75,8 +55,7 @@ function refreshProducts(queryClient: QueryClient) {
 export function useSetupProfileMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SellerRegistrationInput) =>
-      api.post<SellerProfileCreatedResponse>('/_api/seller/profile/setup', input),
+    mutationFn: (input: SellerRegistrationInput) => api.call(API_ROUTES.sellerProfileSetup, input),
     onSuccess: ({ profile }) => setProfile(queryClient, profile),
   });
 }
@@ -85,8 +64,7 @@ export function useSetupProfileMutation() {
 export function useRegisterSellerMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SellerRegistrationInput) =>
-      api.post<SellerProfileCreatedResponse>('/_api/seller/register', input),
+    mutationFn: (input: SellerRegistrationInput) => api.call(API_ROUTES.sellerRegister, input),
     onSuccess: ({ profile }) => setProfile(queryClient, profile),
   });
 }
@@ -95,8 +73,7 @@ export function useRegisterSellerMutation() {
 export function useUpdateSellerProfileMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Partial<SellerProfileUpdateInput>) =>
-      api.post<SellerProfileResponse>('/_api/seller/profile/update', input),
+    mutationFn: (input: Partial<SellerProfileUpdateInput>) => api.call(API_ROUTES.sellerProfileUpdate, input),
     onSuccess: ({ profile }) => {
       setProfile(queryClient, profile);
       // The store URL and video flag show on the seller's products and the public pages.
@@ -110,7 +87,7 @@ export function useCreateProductMutation(onProgress?: (fraction: number) => void
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProductCreateInput) =>
-      postWithProgress<ProductMutationResponse>('/_api/products/create', input, onProgress),
+      postWithProgress<ProductMutationResponse>(API_ROUTES.productCreate.path, input, onProgress),
     onSuccess: () => refreshProducts(queryClient),
   });
 }
@@ -120,7 +97,7 @@ export function useUpdateProductMutation(onProgress?: (fraction: number) => void
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProductUpdateInput) =>
-      postWithProgress<ProductMutationResponse>('/_api/products/update', input, onProgress),
+      postWithProgress<ProductMutationResponse>(API_ROUTES.productUpdate.path, input, onProgress),
     onSuccess: () => refreshProducts(queryClient),
   });
 }
@@ -128,7 +105,7 @@ export function useUpdateProductMutation(onProgress?: (fraction: number) => void
 export function useDeleteProductMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<ProductDeleteResponse>('/_api/products/delete', { id }),
+    mutationFn: (id: number) => api.call(API_ROUTES.productDelete, { id }),
     onSuccess: () => refreshProducts(queryClient),
   });
 }

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routes';
+import type { AppRoute } from '../../app/route-types';
 
 /** The sellers area's pages: one lazy entry each, added when the page is real. */
 export const sellerRoutes: readonly AppRoute[] = [

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
 import type { CallSignalsResponse, SendSignalResponse, SignalKind } from '../../../../api/contract/calls';
-import type { VideoTokenResponse } from '../../../../api/contract/video';
+import type { IceServersResponse, VideoTokenResponse } from '../../../../api/contract/video';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../api/contract/video';
 import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
 
-/** GET /_api/video/token: the body's error, else 'Failed to fetch token: {status text}' (spec §8). */
+/** GET /_api/video/token: the body's error, else 'Failed to fetch token: {status text}' (docs/product-rules.md §8). */
 async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTokenResponse> {
   try {
     return await api.get<VideoTokenResponse>('/_api/video/token', { callId }, { signal });
@@ -22,8 +22,12 @@ async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTo
   }
 }
 
+/** The caller's ICE servers while the call rings (see GET /_api/video/ice-servers). */
+export const fetchIceServers = (callId: number, signal?: AbortSignal) =>
+  api.get<IceServersResponse>('/_api/video/ice-servers', { callId }, { signal });
+
 export const videoQueries = {
-  /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (spec §7). */
+  /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (docs/product-rules.md §7). */
   token: (callId: number) =>
     queryOptions({
       queryKey: ['video', 'token', callId] as const,

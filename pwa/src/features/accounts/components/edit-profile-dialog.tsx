@@ -25,11 +25,11 @@ import { InputField, PasswordInputField, TextareaField } from '../../../componen
 import { ApiError } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { useChangePasswordMutation, useUpdateProfileMutation } from '../api';
-import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
+import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/form-errors';
 
 type ProfileField = 'displayName' | 'email' | 'phone' | 'address' | 'avatarUrl';
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
-type Errors = FieldErrors<ProfileField | PasswordField>;
+type Errors = FieldErrors<ProfileField | PasswordField | 'emailPassword'>;
 
 const PROFILE_FIELDS: readonly ProfileField[] = ['displayName', 'email', 'phone', 'address', 'avatarUrl'];
 const OPTIONAL_FIELDS = new Set<ProfileField>(['phone', 'address', 'avatarUrl']);
@@ -63,7 +63,7 @@ export function profileChanges(user: User, values: Record<ProfileField, string>)
   return { changes: changes as ProfileUpdateInput, touched, changed: Object.keys(changes).length > 0 };
 }
 
-/** 'Edit Your Profile' (spec §2): profile fields plus a collapsible Change Password section. */
+/** 'Edit Your Profile' (docs/product-rules.md §2): profile fields plus a collapsible Change Password section. */
 export default function EditProfileDialog({
   user,
   open,
@@ -104,6 +104,10 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
     confirmNewPassword: false,
   });
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // A new email needs the current password (the server refuses it otherwise).
+  const [emailPassword, setEmailPassword] = useState('');
+  const [emailPasswordVisible, setEmailPasswordVisible] = useState(false);
+  const emailChanging = values.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
   const [errors, setErrors] = useState<Errors>({});
   const [saving, setSaving] = useState(false);
 
@@ -133,9 +137,22 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
     let profileInput: ProfileUpdateInput | undefined;
     let passwordInput: PasswordChangeInput | undefined;
     if (profile.changed) {
-      const parsed = ProfileUpdateSchema.safeParse(profile.changes);
-      if (parsed.success) profileInput = profile.changes;
-      else nextErrors = { ...nextErrors, ...zodFieldErrors<ProfileField>(parsed.error) };
+      const input: ProfileUpdateInput =
+        profile.changes.email !== undefined
+          ? { ...profile.changes, currentPassword: emailPassword }
+          : profile.changes;
+      const parsed = ProfileUpdateSchema.safeParse(input);
+      if (parsed.success) profileInput = input;
+      else {
+        const { currentPassword, ...fieldErrors } = zodFieldErrors<ProfileField | 'currentPassword'>(
+          parsed.error,
+        );
+        nextErrors = {
+          ...nextErrors,
+          ...fieldErrors,
+          ...(currentPassword ? { emailPassword: currentPassword } : {}),
+        };
+      }
     }
     if (wantsPassword) {
       const parsed = PasswordChangeSchema.safeParse(passwords);
@@ -157,7 +174,15 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
         toast.success(t('messages.accounts.profileUpdated'));
       } catch (err) {
         ok = false;
-        setErrors((e) => ({ ...e, ...apiFieldErrors<ProfileField>(err) }));
+        const message = (err as Error).message;
+        const passwordWrong =
+          message === ACCOUNT_MESSAGES.currentPasswordWrong ||
+          message === ACCOUNT_MESSAGES.emailChangeNeedsPassword;
+        setErrors((e) => ({
+          ...e,
+          ...apiFieldErrors<ProfileField>(err),
+          ...(passwordWrong ? { emailPassword: translateMessage(message) } : {}),
+        }));
         const notSignedIn = err instanceof ApiError && err.status === 401;
         toast.error(
           t(notSignedIn ? 'messages.accounts.mustBeLoggedIn' : 'messages.accounts.profileUpdateFailed'),
@@ -222,6 +247,23 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
           value={values.email}
           onChange={(e) => setValue('email', e.target.value)}
         />
+        {emailChanging && (
+          <PasswordInputField
+            label={t('profile.emailPassword')}
+            error={errors.emailPassword}
+            name="emailPassword"
+            autoComplete="current-password"
+            value={emailPassword}
+            onChange={(e) => {
+              setEmailPassword(e.target.value);
+              setErrors((er) => ({ ...er, emailPassword: undefined }));
+            }}
+            visible={emailPasswordVisible}
+            onVisibleChange={setEmailPasswordVisible}
+            showLabel={t('common.showPassword')}
+            hideLabel={t('common.hidePassword')}
+          />
+        )}
         <InputField
           label={t('profile.phone')}
           error={errors.phone}

@@ -5,8 +5,8 @@ import { Button } from '../../../components/ui/button';
 import { InputField, PasswordInputField } from '../../../components/ui/field';
 import { useLoginMutation } from '../api';
 import { loginErrorText } from '../utils/auth-errors';
-import { zodFieldErrors, type FieldErrors } from '../utils/form-errors';
-import { FormAlert, focusFirstInvalid } from './form-alert';
+import { focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../../../lib/form-errors';
+import { FormAlert } from '../../../components/form-alert';
 
 type LoginField = 'email' | 'password';
 

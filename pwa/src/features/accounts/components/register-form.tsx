@@ -5,8 +5,13 @@ import { Button } from '../../../components/ui/button';
 import { InputField, PasswordInputField } from '../../../components/ui/field';
 import { useRegisterMutation } from '../api';
 import { registrationErrorText } from '../utils/auth-errors';
-import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
-import { FormAlert, focusFirstInvalid } from './form-alert';
+import {
+  apiFieldErrors,
+  focusFirstInvalid,
+  zodFieldErrors,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { FormAlert } from '../../../components/form-alert';
 
 type RegisterField =
   'fullName' | 'displayName' | 'email' | 'password' | 'confirmPassword' | 'adminSignupCode';

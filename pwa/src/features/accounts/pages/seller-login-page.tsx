@@ -53,7 +53,7 @@ export default function SellerLoginPage() {
         </CardContent>
       </Card>
       <section aria-label={t('auth.seller.whySell')} className="space-y-6 md:col-start-1">
-        <ul className="grid gap-4 sm:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           {FEATURES.map(({ key, icon }) => (
             <li key={key} className="flex gap-3 rounded-lg border border-stone-200 bg-white p-4">
               <span aria-hidden="true" className="h-fit rounded-md bg-brand-50 p-2 text-brand-700">

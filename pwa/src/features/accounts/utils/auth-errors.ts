@@ -7,7 +7,7 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * A failed login: the server's message (translated when known), else 'Login failed' (spec §8). When no
+ * A failed login: the server's message (translated when known), else 'Login failed' (docs/product-rules.md §8). When no
  * answer came at all (network down, server error without a message) the reader is told to try again.
  */
 export function loginErrorText(err: unknown): string {
@@ -17,7 +17,7 @@ export function loginErrorText(err: unknown): string {
 }
 
 /**
- * A failed registration, mapped as spec §8 says: 'Email already in use' → the already-registered text; a
+ * A failed registration, mapped as docs/product-rules.md §8 says: 'Email already in use' → the already-registered text; a
  * message about the display name → the invalid-name text; one mentioning 'display' or 'name' → the prefix plus
  * the message; otherwise the message, else 'Registration failed. Please try again.'
  */

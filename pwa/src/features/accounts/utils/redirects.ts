@@ -1,6 +1,6 @@
 import type { UserRole } from '../../../../../api/contract/constants';
 
-/** Where each role lands after signing in when nothing else was asked for (spec §2). */
+/** Where each role lands after signing in when nothing else was asked for (docs/product-rules.md §2). */
 export const HOME_BY_ROLE: Record<UserRole, string> = {
   customer: '/marketplace',
   seller: '/seller/dashboard',

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 
-/** The spec's 'Error' card of the admin lists, with the server's message. */
+/** The product rules' 'Error' card of the admin lists, with the server's message. */
 export function ErrorCard({ message, onRetry }: { message: string; onRetry: () => void }) {
   const { t } = useTranslation();
   return (

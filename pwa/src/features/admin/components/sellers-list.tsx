@@ -154,7 +154,7 @@ function SellerRow({ seller }: { seller: AdminSeller }) {
         </div>
         {profile && (
           <div className="flex shrink-0 flex-wrap gap-2">
-            {/* Spec §4: approve anything not approved, disapprove anything not disapproved. */}
+            {/* docs/product-rules.md §4: approve anything not approved, disapprove anything not disapproved. */}
             {profile.isApproved !== true && (
               <Button
                 size="sm"

@@ -6,6 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { adminQueries } from '../api';
+import { CallQualityCard } from '../components/call-quality-card';
 import { CustomersList } from '../components/customers-list';
 import { SellersList } from '../components/sellers-list';
 
@@ -23,7 +24,7 @@ export default function AdminDashboardPage() {
         <h1 className="text-3xl font-bold text-brand-800">{t('admin.dashboard.title')}</h1>
         <p className="text-muted">{t('admin.dashboard.subtitle')}</p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Count
           icon={<Store className="h-6 w-6" />}
           label={t('admin.dashboard.sellersCount')}
@@ -38,6 +39,7 @@ export default function AdminDashboardPage() {
           failed={customers.isError}
         />
       </div>
+      <CallQualityCard />
       <section aria-labelledby="admin-sellers-title" className="space-y-4">
         <h2 id="admin-sellers-title" className="text-2xl font-semibold text-ink">
           {t('admin.sellers.title')}

@@ -5,32 +5,41 @@ import { useTranslation } from 'react-i18next';
 import type { Product, StoreProfile } from '../../../../../api/contract/catalog';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
-import { sessionQuery } from '../../accounts/api';
-import { requestCall, useCallBridge } from '../lib/call-bridge';
+import { sessionQuery } from '../../../lib/session';
+import { requestCall, useCallState } from '../../../lib/call-store';
+import { canRing, type ShopCallState } from '../../../../../api/contract/shop-call-state';
 
 const LoginToCallDialog = lazy(() => import('./login-to-call-dialog'));
 
 /**
- * Who sees a call button (spec §1, §2): customers, and visitors (who are asked to log in first), only for
+ * Who sees a call button (docs/product-rules.md §1, §2): customers, and visitors (who are asked to log in first), only for
  * sellers with video calls enabled. Sellers and admins see none.
  */
-function useCallButton(sellerId: number, sellerName: string, videoCallEnabled: boolean) {
+export function useCallButton(
+  sellerId: number,
+  sellerName: string,
+  videoCallEnabled: boolean,
+  productId?: number,
+  callState?: ShopCallState,
+) {
   const { data: user, isPending } = useQuery(sessionQuery());
-  const { initiatingSellerId } = useCallBridge();
+  const initiatingSellerId = useCallState((s) => s.initiatingSellerId);
   const [loginOpen, setLoginOpen] = useState(false);
-  const visible = videoCallEnabled && !isPending && (!user || user.role === 'customer');
+  // Only a shop that may be rung now gets a call button (issue #22: closed and away shops refuse calls).
+  const ringable = !callState || canRing(callState);
+  const visible = videoCallEnabled && ringable && !isPending && (!user || user.role === 'customer');
   const calling = initiatingSellerId === sellerId;
   const onClick = () => {
     if (calling) return;
     if (!user) setLoginOpen(true);
-    else requestCall(sellerId, sellerName);
+    else requestCall(sellerId, sellerName, productId);
   };
   const dialog = loginOpen && (
     <Suspense fallback={null}>
       <LoginToCallDialog
         open={loginOpen}
         onOpenChange={setLoginOpen}
-        onCustomerLogin={() => requestCall(sellerId, sellerName)}
+        onCustomerLogin={() => requestCall(sellerId, sellerName, productId)}
       />
     </Suspense>
   );
@@ -44,6 +53,8 @@ export function StorefrontVideoCallButton({ store }: { store: StoreProfile }) {
     store.sellerId,
     store.shopName,
     store.videoCallEnabled,
+    undefined,
+    store.callState,
   );
   if (!visible) return null;
   return (
@@ -69,6 +80,8 @@ export function ProductCardCallButton({ product }: { product: Product }) {
     product.sellerId,
     product.shopName,
     product.videoCallEnabled,
+    product.id,
+    product.callState,
   );
   if (!visible) return null;
   const label = calling ? t('calls.button.calling') : t('calls.button.callShop', { shop: product.shopName });

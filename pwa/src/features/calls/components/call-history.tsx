@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, PhoneCall } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
 import type { CallHistoryEntry } from '../../../../../api/contract/calls';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -27,7 +28,7 @@ const badgeVariant: Record<string, 'success' | 'destructive' | 'warning' | 'outl
   pending: 'outline',
 };
 
-function Row({ entry }: { entry: CallHistoryEntry }) {
+function Row({ entry, base }: { entry: CallHistoryEntry; base: string }) {
   const { t, i18n } = useTranslation();
   const created = new Date(entry.createdAt);
   // Talk time: from the answer to the end; a call never answered lasted 00:00.
@@ -36,8 +37,18 @@ function Row({ entry }: { entry: CallHistoryEntry }) {
     <li className="flex flex-col gap-2 rounded-xl border border-stone-200 bg-white p-4 sm:flex-row sm:items-center sm:gap-4">
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold text-ink">
-          {entry.isIncoming ? entry.participantName : entry.calleeName || entry.participantName}
+          <Link
+            to={`${base}/${entry.callId}`}
+            className="hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {entry.isIncoming ? entry.participantName : entry.calleeName || entry.participantName}
+          </Link>
         </p>
+        {entry.product && (
+          <p className="truncate text-sm text-muted" data-testid="history-product">
+            {t('calls.selling.about', { name: entry.product.name })}
+          </p>
+        )}
         <p className="text-sm text-muted">
           <time dateTime={entry.createdAt}>
             {created.toLocaleString(i18n.language === 'ta' ? 'ta-IN' : 'en-IN', {
@@ -65,6 +76,8 @@ export function CallHistory({ title }: { title: string }) {
   const { t } = useTranslation();
   useDocumentTitle(title);
   const history = useQuery(callQueries.history());
+  const { pathname } = useLocation();
+  const base = pathname.startsWith('/seller/') ? '/seller/history' : '/call-history';
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <h1 className="mb-6 text-2xl font-bold text-ink">{title}</h1>
@@ -105,7 +118,7 @@ export function CallHistory({ title }: { title: string }) {
       ) : (
         <ul className="space-y-3" aria-label={title}>
           {history.data.calls.map((c) => (
-            <Row key={c.id} entry={c} />
+            <Row key={c.id} entry={c} base={base} />
           ))}
         </ul>
       )}

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import type { User } from '../../../../../api/contract/accounts';
 import { HeaderSlot } from '../../../app/header-slots';
+import { CallEndedDialog } from './call-ended-dialog';
 import { CallProvider, useCall } from './call-provider';
 import { InCallIndicator } from './in-call-indicator';
 import { IncomingCallModal } from './incoming-call-modal';
@@ -11,7 +12,7 @@ const loadCallModal = () => import('./call-modal');
 const CallModal = lazy(loadCallModal);
 
 function CallUi() {
-  const { user, activeCall, incoming, callState, initiatingSellerId } = useCall();
+  const { user, activeCall, incoming, callState, initiatingSellerId, ended } = useCall();
   // Fetched while the call rings (or is being placed), not after the accept.
   const soon = !!(incoming || activeCall || initiatingSellerId !== null);
   useEffect(() => {
@@ -38,6 +39,7 @@ function CallUi() {
           <CallModal key={activeCall.callId} />
         </Suspense>
       )}
+      {ended && !activeCall && !incoming && <CallEndedDialog />}
       {user.role === 'seller' && <SellerCallPrompts />}
     </>
   );

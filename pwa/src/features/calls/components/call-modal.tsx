@@ -1,46 +1,161 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { Mic, MicOff, PhoneOff, UserRound, Video, VideoOff } from 'lucide-react';
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import {
+  Camera,
+  MessageCircle,
+  Mic,
+  MicOff,
+  PhoneOff,
+  Signal,
+  SignalLow,
+  SignalMedium,
+  ShoppingBag,
+  Video,
+  VideoOff,
+} from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
+import { toast } from 'sonner';
 import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { initials } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
 import { markCall } from '../../video/lib/marks';
+import { sellingApi } from '../api';
+import { useCallItems } from '../hooks/use-call-items';
+import { takePhoto } from '../lib/take-photo';
 import { useCall } from './call-provider';
+import { CallChatSheet } from './call-chat-sheet';
+import { CallItemsStrip } from './call-items-strip';
+import { ShowProductSheet } from './show-product-sheet';
 
-function MediaView({
+/** True while the video shows (nearly) nothing but black: a camera turned off on the other side. */
+function useBlackVideo(ref: React.RefObject<HTMLVideoElement | null>, stream: MediaStream | null): boolean {
+  const [black, setBlack] = useState(false);
+  useEffect(() => {
+    if (!stream) return;
+    const canvas = document.createElement('canvas');
+    canvas.width = 8;
+    canvas.height = 8;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    let dark = 0;
+    const timer = setInterval(() => {
+      const el = ref.current;
+      if (!ctx || !el || el.readyState < 2 || !el.videoWidth) return;
+      ctx.drawImage(el, 0, 0, 8, 8);
+      const px = ctx.getImageData(0, 0, 8, 8).data;
+      let max = 0;
+      for (let i = 0; i < px.length; i += 4) max = Math.max(max, px[i]!, px[i + 1]!, px[i + 2]!);
+      // Two dark samples in a row: a camera that is off, not a dark scene for a moment.
+      dark = max < 24 ? dark + 1 : 0;
+      setBlack(dark >= 2);
+    }, 700);
+    return () => {
+      clearInterval(timer);
+      setBlack(false);
+    };
+  }, [ref, stream]);
+  return black && stream !== null;
+}
+
+function Initials({ name, small }: { name: string; small?: boolean }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(
+        'inline-flex items-center justify-center rounded-full bg-brand-700 font-semibold text-white',
+        small ? 'h-12 w-12 text-lg' : 'h-28 w-28 text-4xl',
+      )}
+    >
+      {initials(name)}
+    </span>
+  );
+}
+
+function RemoteView({ stream, name, label }: { stream: MediaStream | null; name: string; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    const audio = audioRef.current;
+    if (!el || !audio) return;
+    if (el.srcObject !== stream) el.srcObject = stream;
+    if (audio.srcObject !== stream) audio.srcObject = stream;
+    if (stream) {
+      void el.play().catch(() => undefined);
+      void audio.play().catch(() => undefined);
+      if ('requestVideoFrameCallback' in el) el.requestVideoFrameCallback(() => markCall('first-frame'));
+    }
+  }, [stream]);
+  const black = useBlackVideo(ref, stream);
+  return (
+    <>
+      <video
+        ref={ref}
+        autoPlay
+        playsInline
+        muted
+        aria-label={label}
+        data-testid="remote-video"
+        className="absolute inset-0 h-full w-full bg-black object-contain"
+      />
+      <audio ref={audioRef} autoPlay data-testid="remote-audio" />
+      {(!stream || black) && (
+        <div
+          className="absolute inset-0 flex items-center justify-center bg-stone-900"
+          data-testid="remote-initials"
+        >
+          <Initials name={name} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function LocalView({
   stream,
-  kind,
-  className,
+  videoOn,
+  name,
   label,
 }: {
   stream: MediaStream | null;
-  kind: 'remote' | 'local' | 'audio';
-  className?: string;
-  label?: string;
+  videoOn: boolean;
+  name: string;
+  label: string;
 }) {
-  const ref = useRef<HTMLVideoElement & HTMLAudioElement>(null);
+  const ref = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     if (el.srcObject !== stream) el.srcObject = stream;
     if (stream) void el.play().catch(() => undefined);
-    if (stream && kind === 'remote' && 'requestVideoFrameCallback' in el)
-      el.requestVideoFrameCallback(() => markCall('first-frame'));
-  }, [stream, kind]);
-  if (kind === 'audio') return <audio ref={ref} autoPlay data-testid="remote-audio" />;
+  }, [stream]);
   return (
-    <video
-      ref={ref}
-      autoPlay
-      playsInline
-      muted
-      aria-label={label}
-      data-testid={kind === 'local' ? 'local-video' : 'remote-video'}
-      className={className}
-    />
+    <div
+      className={cn(
+        'absolute top-14 right-2 aspect-[3/4] w-20 overflow-hidden rounded-lg border-2 border-white/70 bg-stone-800 shadow-lg sm:w-32 md:w-40',
+        !stream && 'invisible',
+      )}
+    >
+      <video
+        ref={ref}
+        autoPlay
+        playsInline
+        muted
+        aria-label={label}
+        data-testid="local-video"
+        className="h-full w-full -scale-x-100 object-cover"
+      />
+      {!videoOn && (
+        <div
+          className="absolute inset-0 flex items-center justify-center bg-stone-800"
+          data-testid="local-initials"
+        >
+          <Initials name={name} small />
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -50,21 +165,30 @@ function ControlButton({
   children,
   danger,
   off,
+  badge,
+  busy,
+  testId,
 }: {
   title: string;
   onClick: () => void;
   children: ReactNode;
   danger?: boolean;
   off?: boolean;
+  badge?: number;
+  busy?: boolean;
+  testId?: string;
 }) {
   return (
     <button
       type="button"
       title={title}
-      aria-label={title}
+      aria-label={badge ? `${title} (${badge})` : title}
+      aria-busy={busy || undefined}
+      disabled={busy}
       onClick={onClick}
+      data-testid={testId}
       className={cn(
-        'inline-flex h-14 w-14 items-center justify-center rounded-full shadow-lg transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white',
+        'relative inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-full shadow-lg transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white disabled:opacity-70 sm:h-14 sm:w-14',
         danger
           ? 'bg-red-700 text-white hover:bg-red-800'
           : off
@@ -72,41 +196,110 @@ function ControlButton({
             : 'bg-stone-700 text-white hover:bg-stone-600',
       )}
     >
-      {children}
+      {busy ? <Spinner className="h-5 w-5" /> : children}
+      {!!badge && (
+        <span
+          aria-hidden="true"
+          className="absolute -top-1 -right-1 inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-gold-400 px-1 text-xs font-bold text-ink"
+        >
+          {badge}
+        </span>
+      )}
     </button>
   );
 }
 
-/** The full-screen call: remote and local video, remote audio, mute / camera / hang-up, status overlay. */
+/** m:ss since `since`, ticking every second. */
+function useElapsed(since: number | null): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (since === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [since]);
+  if (since === null) return '0:00';
+  const s = Math.max(0, Math.floor((now - since) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The full-screen call, laid out for a 360 px phone first: the other side's video (their initials when the
+ * camera is off), a top bar with the name, the running time and the connection, the pieces and photos the
+ * jeweller shows as cards over the video, and one row of thumb-sized controls: mute, camera, (the jeweller's)
+ * show a product and send a photo, chat, hang up.
+ */
 export default function CallModal() {
   const { t } = useTranslation();
-  const { activeCall, callState, hangUp, endMeeting, noteActive } = useCall();
+  const { activeCall, callState, hangUp, endMeeting, endOnItsOwn, noteActive, user } = useCall();
   const call = activeCall!;
   const callId = call.callId;
+  const isSeller = user.role === 'seller';
   const onActive = useCallback(() => noteActive(callId), [noteActive, callId]);
   const room = useVideoRoom({
     callId,
     enabled: call.status === 'active',
+    // The side that rang offers; the side rung answers (a jeweller's call-back rings the customer).
     isCaller: !call.isIncoming,
     onActive,
     onMeetingOver: endMeeting,
   });
+  const { items, add } = useCallItems(callId);
+  const [panel, setPanel] = useState<'chat' | 'products' | null>(null);
+  const [seenMessages, setSeenMessages] = useState(0);
+  const [sendingPhoto, setSendingPhoto] = useState(false);
 
   const onHangUp = () => {
     room.leave({ hangUp: true });
     void hangUp();
   };
 
-  const name = call.participantName || t(call.isIncoming ? 'calls.defaultCaller' : 'calls.defaultSeller');
+  // A call that cannot go on (no network path, media lost for 30 s) ends for both sides, saying why.
+  const endReason = room.endReason;
+  useEffect(() => {
+    if (endReason) endOnItsOwn(endReason);
+  }, [endReason, endOnItsOwn]);
+  const reconnectingFor = useElapsed(room.reconnecting?.since ?? null);
+  const connected = call.status === 'active' && room.phase === 'connected';
+  const elapsed = useElapsed(connected ? (call.answeredAt ?? null) : null);
+
+  const name = call.participantName || t(isSeller ? 'calls.defaultCaller' : 'calls.defaultSeller');
   const failedReason =
     callState === 'failed'
       ? t('calls.toast.hangUpFailed')
       : room.phase === 'failed' && room.error
         ? translateMessage(room.error)
         : null;
-  const loading = !failedReason && (call.status !== 'active' || room.phase !== 'connected');
+  const loading = !failedReason && !connected;
   const overlay = failedReason !== null || loading;
   const ringing = !call.isIncoming && call.status !== 'active';
+
+  const messages = items.filter((i) => i.kind === 'message');
+  const theirMessages = messages.filter((m) => m.fromUserId !== user.id).length;
+  // What the other side wrote while the chat was closed.
+  const unread = panel === 'chat' ? 0 : Math.max(0, theirMessages - seenMessages);
+  const showPanel = (next: 'chat' | 'products' | null) => {
+    if (panel === 'chat' || next === 'chat') setSeenMessages(theirMessages);
+    setPanel(next);
+  };
+
+  const sendPhoto = async () => {
+    const track = room.localStream?.getVideoTracks()[0];
+    if (!track || track.readyState !== 'live') {
+      toast.error(t('calls.selling.photoNoCamera'));
+      return;
+    }
+    setSendingPhoto(true);
+    try {
+      const image = await takePhoto(track);
+      const res = await sellingApi.photo(callId, image);
+      add(res.items);
+      toast.success(t('calls.selling.photoSent'));
+    } catch (err) {
+      toast.error(translateMessage(errorMessage(err, t('calls.selling.photoFailed'))));
+    } finally {
+      setSendingPhoto(false);
+    }
+  };
 
   return (
     <DialogPrimitive.Root open modal>
@@ -125,35 +318,83 @@ export default function CallModal() {
           <DialogPrimitive.Title className="sr-only">
             {t('calls.modal.title', { name })}
           </DialogPrimitive.Title>
-          <div className="relative flex-1">
-            <MediaView
+          <div className="relative min-h-0 flex-1">
+            <RemoteView
               stream={room.remoteStream}
-              kind="remote"
+              name={name}
               label={t('calls.modal.remoteVideo', { name })}
-              className="absolute inset-0 h-full w-full bg-black object-contain"
             />
-            <MediaView stream={room.remoteStream} kind="audio" />
-            {!room.remoteStream && !overlay && (
-              <div className="absolute inset-0 flex items-center justify-center">
-                <UserRound aria-hidden="true" className="h-24 w-24 text-stone-500" />
+            <div className="absolute inset-x-0 top-0 flex items-center gap-2 bg-gradient-to-b from-black/80 to-transparent px-3 pt-[max(0.5rem,env(safe-area-inset-top))] pb-6">
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-semibold">{name}</p>
+                {call.product && (
+                  <p className="truncate text-sm text-stone-200" data-testid="call-about">
+                    {t('calls.selling.about', { name: call.product.name })}
+                  </p>
+                )}
+              </div>
+              {connected && (
+                <span
+                  className="rounded-md bg-black/60 px-2 py-1 text-sm font-medium tabular-nums"
+                  data-testid="call-timer"
+                  aria-label={t('calls.modal.elapsed', { time: elapsed })}
+                >
+                  {elapsed}
+                </span>
+              )}
+              {room.quality && !overlay && (
+                <span
+                  data-testid="connection-quality"
+                  data-quality={room.quality}
+                  title={t(`calls.modal.quality.${room.quality}`)}
+                  className="inline-flex items-center rounded-md bg-black/60 p-1.5"
+                >
+                  {room.quality === 'good' ? (
+                    <Signal aria-hidden="true" className="h-4 w-4 text-green-400" />
+                  ) : room.quality === 'fair' ? (
+                    <SignalMedium aria-hidden="true" className="h-4 w-4 text-amber-300" />
+                  ) : (
+                    <SignalLow aria-hidden="true" className="h-4 w-4 text-red-400" />
+                  )}
+                  <span className="sr-only">{t(`calls.modal.quality.${room.quality}`)}</span>
+                </span>
+              )}
+            </div>
+            {room.reconnecting && !overlay && (
+              <div
+                role="status"
+                data-testid="reconnecting"
+                className="absolute inset-x-3 top-16 mx-auto flex max-w-md items-center justify-center gap-3 rounded-lg bg-black/80 px-4 py-3 text-center font-semibold"
+              >
+                <Spinner className="h-5 w-5 shrink-0 text-white" />
+                <span>
+                  {room.reconnecting.localOffline
+                    ? t('calls.modal.reconnecting', { time: reconnectingFor })
+                    : t('calls.modal.remoteDropped', { name, time: reconnectingFor })}
+                </span>
               </div>
             )}
-            <div className="absolute top-3 left-3 rounded-md bg-black/60 px-3 py-1.5 text-sm font-medium">
-              {name}
-            </div>
-            <MediaView
+            {room.audioOnly && !room.reconnecting && !overlay && (
+              <p
+                role="status"
+                className="absolute inset-x-3 top-16 mx-auto max-w-md rounded-lg bg-black/80 px-4 py-3 text-center text-sm font-medium"
+              >
+                {t('calls.modal.audioOnly')}
+              </p>
+            )}
+            <LocalView
               stream={room.localStream}
-              kind="local"
+              videoOn={room.videoEnabled}
+              name={user.displayName}
               label={t('calls.modal.localVideo')}
-              className={cn(
-                'absolute right-3 bottom-24 aspect-[4/3] w-28 -scale-x-100 rounded-lg border-2 border-white/70 bg-stone-800 object-cover shadow-lg sm:w-44 md:bottom-28 md:w-56',
-                !room.localStream && 'invisible',
-              )}
             />
+            {!overlay && (
+              <CallItemsStrip callId={callId} items={items} isSeller={isSeller} userId={user.id} />
+            )}
             {overlay && (
               <div
                 role={failedReason ? 'alert' : 'status'}
-                className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-stone-950/90 p-6 text-center"
+                className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-stone-950/95 p-6 text-center"
               >
                 {failedReason ? (
                   <p className="max-w-md text-lg font-semibold">
@@ -163,22 +404,31 @@ export default function CallModal() {
                   <>
                     <Spinner className="h-10 w-10 text-white" />
                     <p className="text-lg font-semibold">{t('calls.modal.loading')}</p>
-                    {ringing && <p className="text-stone-300">{t('calls.modal.calling', { name })}</p>}
-                    {room.notice && <p className="text-stone-300">{translateMessage(room.notice)}</p>}
+                    {ringing && <p className="text-stone-200">{t('calls.modal.calling', { name })}</p>}
+                    {call.product && (
+                      <p className="max-w-xs text-stone-200">
+                        {t('calls.selling.about', { name: call.product.name })}
+                      </p>
+                    )}
+                    {room.notice && <p className="text-stone-200">{translateMessage(room.notice)}</p>}
                   </>
                 )}
-                <Button
-                  variant="outline"
+                <button
+                  type="button"
                   onClick={onHangUp}
-                  className="mt-2 border-white/40 bg-transparent text-white hover:bg-white/10"
+                  className="mt-2 inline-flex h-12 items-center justify-center gap-2 rounded-full bg-red-700 px-6 font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
                 >
+                  <PhoneOff aria-hidden="true" className="h-5 w-5" />
                   {failedReason ? t('common.close') : t('common.cancel')}
-                </Button>
+                </button>
               </div>
             )}
           </div>
           {!overlay && (
-            <div className="flex items-center justify-center gap-4 bg-stone-900/95 px-4 py-4 pb-[max(1rem,env(safe-area-inset-bottom))]">
+            <div
+              className="flex items-center justify-center gap-2 bg-stone-900 px-2 py-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:gap-4"
+              data-testid="call-controls"
+            >
               <ControlButton
                 title={room.audioEnabled ? t('calls.modal.mute') : t('calls.modal.unmute')}
                 onClick={room.toggleAudio}
@@ -201,10 +451,44 @@ export default function CallModal() {
                   <VideoOff aria-hidden="true" className="h-6 w-6" />
                 )}
               </ControlButton>
+              {isSeller && (
+                <>
+                  <ControlButton title={t('calls.selling.showProduct')} onClick={() => showPanel('products')}>
+                    <ShoppingBag aria-hidden="true" className="h-6 w-6" />
+                  </ControlButton>
+                  <ControlButton
+                    title={t('calls.selling.sendPhoto')}
+                    onClick={() => void sendPhoto()}
+                    busy={sendingPhoto}
+                  >
+                    <Camera aria-hidden="true" className="h-6 w-6" />
+                  </ControlButton>
+                </>
+              )}
+              <ControlButton title={t('calls.selling.chat')} onClick={() => showPanel('chat')} badge={unread}>
+                <MessageCircle aria-hidden="true" className="h-6 w-6" />
+              </ControlButton>
               <ControlButton title={t('calls.modal.endCall')} onClick={onHangUp} danger>
                 <PhoneOff aria-hidden="true" className="h-6 w-6" />
               </ControlButton>
             </div>
+          )}
+          <CallChatSheet
+            open={panel === 'chat'}
+            onOpenChange={(o) => showPanel(o ? 'chat' : null)}
+            callId={callId}
+            items={items}
+            userId={user.id}
+            isSeller={isSeller}
+            onSent={add}
+          />
+          {isSeller && (
+            <ShowProductSheet
+              open={panel === 'products'}
+              onOpenChange={(o) => showPanel(o ? 'products' : null)}
+              callId={callId}
+              onShared={add}
+            />
           )}
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>

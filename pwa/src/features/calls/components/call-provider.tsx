@@ -1,20 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { User } from '../../../../../api/contract/accounts';
-import { CALL_MESSAGES } from '../../../../../api/contract/calls';
+import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../../../api/contract/calls';
 import { CALL_LIMITS } from '../../../../../api/contract/constants';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
+import { ApiError, api, errorMessage } from '../../../lib/api-client';
+import { API_ROUTES } from '../../../../../api/contract/routes';
 import { translateMessage } from '../../../lib/i18n';
 import { callQueries, callsApi } from '../api';
 import {
@@ -30,152 +23,41 @@ import { useBackgroundAlerts } from '../hooks/use-background-alerts';
 import { useRingtone } from '../hooks/use-ringtone';
 import { useServiceWorkerMessages } from '../hooks/use-service-worker-messages';
 import { useUnloadBeacon } from '../hooks/use-unload-beacon';
-import { publishCallBridge, registerCallStarter } from '../lib/call-bridge';
+import {
+  callActions,
+  publishCall,
+  registerCallActions,
+  useCallState,
+  type CallActions,
+  type CallBackTarget,
+  type CallSnapshot,
+  type EndedCall,
+} from '../../../lib/call-store';
 import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
 import { markCall } from '../../video/lib/marks';
 import { videoQueries } from '../../video/api';
 import { isOnline, OfflineError } from '../../../lib/online';
+import { useEventStream } from '../../../lib/event-stream';
 
-/** Everything the call UI needs, from one provider (twilio-video-app-react style). */
-export interface CallContextValue {
-  user: User;
-  activeCall: ActiveCall | null;
-  /** Spec §4's client state; 'failed' also after a manual hang-up whose end request failed. */
-  callState: ClientCallState;
-  /** The incoming call on screen (sellers). */
-  incoming: IncomingCallRecord | null;
-  /** A response to the incoming call is in flight. */
-  responding: boolean;
-  /** The seller whose call is being initiated, while the request is pending. */
-  initiatingSellerId: number | null;
-  audioUnlocked: boolean;
-  unlockAudio: () => void;
-  startCall: (sellerId: number, sellerName?: string) => void;
-  accept: () => void;
-  decline: () => void;
-  /** The user pressed End call. */
-  hangUp: () => Promise<void>;
-  /** The video layer found the meeting over (clean disconnect, or the remote left for good). */
-  endMeeting: () => void;
-  /** The video layer's signalling poll saw the call become active (before the 2 s status poll did). */
-  noteActive: (callId: number) => void;
-}
+import { useIncomingCall } from '../hooks/use-incoming-call';
+import { useCallStatus } from '../hooks/use-call-status';
+import { useLiveCallRecovery } from '../hooks/use-live-call-recovery';
 
-const CallContext = createContext<CallContextValue | null>(null);
+/** Everything the call UI needs: the call store's state and the provider's actions. */
+export type CallContextValue = CallSnapshot & CallActions & { user: User };
 
-/** The call state; throws outside CallProvider. */
+/** The call state and actions, from the one call store; throws where no provider is mounted. */
 export function useCall(): CallContextValue {
-  const ctx = useContext(CallContext);
-  if (!ctx) throw new Error('useCall must be used within a CallProvider');
-  return ctx;
+  const state = useCallState((s) => s);
+  if (!state.user) throw new Error('useCall must be used within a CallProvider');
+  return { ...state, user: state.user, ...callActions() };
 }
 
-/** The call state, or null where no signed-in user has a provider (e.g. buttons shown to visitors). */
-export function useOptionalCall(): CallContextValue | null {
-  return useContext(CallContext);
-}
-
-const LIVE_RECOVERY_WINDOW_MS = 10 * 60_000;
-
-/** A seller's incoming calls: polled every 4 s (also hidden), modal selection, seen ids, auto-decline. */
-function useIncomingCall(enabled: boolean, inCall: boolean) {
-  const incomingQuery = useQuery({ ...callQueries.incoming(), enabled });
-  const [incoming, setIncoming] = useState<IncomingCallRecord | null>(null);
-  // Ids already shown: a seen call is never shown again (spec §4).
-  const [seen, setSeen] = useState<ReadonlySet<number>>(() => new Set());
-  const calls = incomingQuery.data?.calls;
-
-  // Derived while rendering (no effect round trip): the modal vanishes when the server no longer lists the
-  // call (caller hung up, expired); otherwise the first unseen call comes up when the seller is free.
-  let next = incoming;
-  if (calls) {
-    if (next && !calls.some((c) => c.callId === next!.callId)) next = null;
-    if (!next && !inCall) {
-      const fresh = calls.find((c) => !seen.has(c.callId));
-      if (fresh)
-        next = {
-          callId: fresh.callId,
-          callerId: fresh.caller.id,
-          callerName: fresh.caller.displayName,
-          callerAvatarUrl: fresh.caller.avatarUrl,
-        };
-    }
-  }
-  if (next !== incoming) {
-    setIncoming(next);
-    if (next && !seen.has(next.callId)) setSeen(new Set(seen).add(next.callId));
-  }
-
-  const { refetch } = incomingQuery;
-  const poll = useCallback(() => void refetch(), [refetch]);
-  /** Lets a notification bring back a call that was seen but is still ringing. */
-  const reveal = useCallback(
-    (callId: number) =>
-      setSeen((prev) => {
-        const copy = new Set(prev);
-        copy.delete(callId);
-        return copy;
-      }),
-    [],
-  );
-  return { incoming, setIncoming, poll, reveal };
-}
-
-/** A tracked call's status: every 2 s; the server's status overwrites the local one. */
-function useCallStatus(
-  activeCall: ActiveCall | null,
-  onStatus: (s: { status: ActiveCall['status']; participantName: string; participantId: number }) => void,
-  onGone: () => void,
-) {
-  const status = useQuery({ ...callQueries.status(activeCall?.callId ?? 0), enabled: !!activeCall });
-  const latest = useRef({ onStatus, onGone });
-  useEffect(() => {
-    latest.current = { onStatus, onGone };
-  });
-  const data = status.data;
-  const error = status.error;
-  useEffect(() => {
-    if (data) latest.current.onStatus(data);
-  }, [data]);
-  useEffect(() => {
-    // The call no longer exists for this user: stop tracking it.
-    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) latest.current.onGone();
-  }, [error]);
-}
-
-/** Picks up a live call after a reload (the beacon normally ends it; this covers a lost beacon). */
-function useLiveCallRecovery(user: User, track: (call: ActiveCall) => void) {
-  const queryClient = useQueryClient();
-  const latest = useRef(track);
-  useEffect(() => {
-    latest.current = track;
-  });
-  useEffect(() => {
-    if (user.role === 'admin') return;
-    let cancelled = false;
-    void queryClient
-      .fetchQuery(callQueries.history())
-      .then(({ calls }) => {
-        if (cancelled) return;
-        const live = calls.find(
-          (c) =>
-            Date.now() - Date.parse(c.createdAt) < LIVE_RECOVERY_WINDOW_MS &&
-            (c.status === 'active' || (!c.isIncoming && (c.status === 'pending' || c.status === 'ringing'))),
-        );
-        if (live)
-          latest.current({
-            callId: live.callId,
-            status: live.status,
-            isIncoming: live.isIncoming,
-            participantId: live.participantId,
-            participantName: live.participantName,
-          });
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [user.id, user.role, queryClient]);
+/** What the person reads when a call ended on its own (null: an ordinary end). */
+function endedOnItsOwnMessage(reason: string | null | undefined): string | null {
+  if (reason === 'no_route') return translateMessage(VIDEO_CONNECTION_MESSAGES.noRoute);
+  if (reason === 'connection_lost') return translateMessage(VIDEO_CONNECTION_MESSAGES.connectionLost);
+  return null;
 }
 
 /** The one call provider: composes the hooks above; mounted for signed-in users on every page. */
@@ -186,6 +68,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const [activeCall, setActiveCall] = useState<ActiveCall | null>(null);
   const [hangUpFailed, setHangUpFailed] = useState(false);
   const [responding, setResponding] = useState(false);
+  const [ended, setEnded] = useState<EndedCall | null>(null);
   const callRef = useRef(activeCall);
   useEffect(() => {
     callRef.current = activeCall;
@@ -193,28 +76,66 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const pendingAccept = useRef<number | null>(null);
 
   const { unlocked: audioUnlocked, unlock: unlockAudio } = useAudioUnlock(true);
-  const { incoming, setIncoming, poll, reveal } = useIncomingCall(isSeller, activeCall !== null);
+  // A customer with an open call-back request listens for the shop's call (issue #22); other customers do not.
+  const myCallbacks = useQuery({ ...callQueries.myCallbacks(), enabled: !isSeller });
+  const awaitingCallBack = !isSeller && (myCallbacks.data?.openCount ?? 0) > 0;
+  const listens = isSeller || awaitingCallBack;
+  // Sellers (and customers awaiting a call-back) keep the event stream open to ring at once; others while
+  // they have a call.
+  const stream = useEventStream(listens || activeCall !== null ? user.id : null);
+  const { incoming, setIncoming, poll, reveal } = useIncomingCall(
+    listens,
+    activeCall !== null,
+    stream,
+    !isSeller,
+  );
 
   const clearCall = useCallback(
-    (announce: boolean) => {
-      if (!callRef.current) return;
-      releaseLocalMedia(callRef.current.callId);
+    (announce: boolean | string, outcome?: EndedCall['outcome']) => {
+      const call = callRef.current;
+      if (!call) return;
+      releaseLocalMedia(call.callId);
+      // What the person sees next: the call's summary, or why it did not happen (a ringing call that the
+      // caller cancels needs neither).
+      const answered = call.status === 'active' || outcome === 'connection_lost';
+      if (outcome && (answered || outcome !== 'summary'))
+        setEnded({
+          callId: call.callId,
+          isIncoming: call.isIncoming,
+          sellerId: isSeller ? null : call.participantId,
+          participantName: call.participantName,
+          outcome,
+          productId: call.product?.id ?? null,
+        });
       callRef.current = null;
       setActiveCall(null);
       setHangUpFailed(false);
-      if (announce) toast.info(t('calls.toast.ended'));
+      // A call that ended on its own says why and stays on screen long enough to be read.
+      if (typeof announce === 'string') toast.error(announce, { duration: 12_000 });
+      else if (announce) toast.info(t('calls.toast.ended'));
       void queryClient.invalidateQueries({ queryKey: callQueries.history().queryKey });
     },
-    [queryClient, t],
+    [queryClient, t, isSeller],
   );
 
   useCallStatus(
     activeCall,
+    stream,
     (s) => {
       const current = callRef.current;
       if (!current) return;
       if (isTerminalStatus(s.status)) {
-        clearCall(true);
+        const onItsOwn = endedOnItsOwnMessage(s.endReason);
+        clearCall(
+          onItsOwn ?? true,
+          s.status === 'declined' && !current.isIncoming
+            ? 'declined'
+            : s.status === 'missed' && !current.isIncoming
+              ? 'missed'
+              : onItsOwn
+                ? 'connection_lost'
+                : 'summary',
+        );
         return;
       }
       // A call never goes back from active to pending/ringing: such an answer was sent before the accept
@@ -226,6 +147,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
           ...current,
           status: s.status,
           participantName: s.participantName || current.participantName,
+          product: s.product !== undefined ? s.product : current.product,
+          answeredAt: s.answeredAt ? Date.parse(s.answeredAt) : (current.answeredAt ?? null),
         };
         callRef.current = next;
         setActiveCall(next);
@@ -239,8 +162,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       setActiveCall(call);
     }
   });
-  useUnloadBeacon(activeCall?.callId ?? null);
-  useBackgroundAlerts(incoming);
+  useUnloadBeacon(activeCall?.callId ?? null, activeCall?.status !== 'active');
+  useBackgroundAlerts(incoming, !audioUnlocked);
 
   const ringtone =
     incoming && !activeCall
@@ -253,7 +176,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   useRingtone(ringtone, audioUnlocked);
 
   const initiate = useMutation({
-    mutationFn: ({ sellerId }: { sellerId: number; sellerName?: string }) => callsApi.initiate(sellerId),
+    mutationFn: ({ sellerId, productId }: { sellerId: number; sellerName?: string; productId?: number }) =>
+      callsApi.initiate(sellerId, productId),
     onSuccess: (res, { sellerId, sellerName }) => {
       const call: ActiveCall = {
         callId: res.callId,
@@ -267,26 +191,67 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       setHangUpFailed(false);
       toast.success(t('calls.toast.initiated'));
     },
-    onError: (err) => toast.error(translateMessage(errorMessage(err, CALL_MESSAGES.initiateFailedToast))),
+    onError: (err, { sellerId, sellerName, productId }) => {
+      // A shop on another call: say so with what to do next, not only a toast.
+      if (err instanceof ApiError && err.code === CALL_ERROR_CODES.sellerBusy) {
+        setEnded({
+          callId: null,
+          isIncoming: false,
+          sellerId,
+          participantName: sellerName || t('calls.defaultSeller'),
+          outcome: 'busy',
+          productId: productId ?? null,
+        });
+        return;
+      }
+      toast.error(translateMessage(errorMessage(err, CALL_MESSAGES.initiateFailedToast)));
+    },
   });
   const { mutate: mutateInitiate, isPending: initiating } = initiate;
   const inFlight = useRef(false);
   const startCall = useCallback(
-    (sellerId: number, sellerName?: string) => {
-      // Repeat clicks are ignored while an initiation is pending (spec §2).
+    (sellerId: number, sellerName?: string, productId?: number) => {
+      // Repeat clicks are ignored while an initiation is pending (docs/product-rules.md §2).
       if (inFlight.current) return;
       inFlight.current = true;
-      mutateInitiate({ sellerId, sellerName }, { onSettled: () => (inFlight.current = false) });
+      setEnded(null);
+      mutateInitiate({ sellerId, sellerName, productId }, { onSettled: () => (inFlight.current = false) });
     },
     [mutateInitiate],
   );
 
-  useEffect(() => registerCallStarter(startCall), [startCall]);
+  // The jeweller's "Call back" (issue #22): the call rings the customer; this side offers the video.
+  const callBackMutation = useMutation({
+    mutationFn: ({ target }: { target: CallBackTarget; customerName: string }) =>
+      'requestId' in target
+        ? api.call(API_ROUTES.callbackCall, { requestId: target.requestId })
+        : api.call(API_ROUTES.callbackCallMissed, { callId: target.missedCallId }),
+    onSuccess: (res, { customerName }) => {
+      const call: ActiveCall = {
+        callId: res.callId,
+        status: 'pending',
+        isIncoming: false,
+        participantId: res.call.callerId,
+        participantName: customerName || t('calls.defaultCaller'),
+      };
+      setEnded(null);
+      callRef.current = call;
+      setActiveCall(call);
+      setHangUpFailed(false);
+      void queryClient.invalidateQueries({ queryKey: callQueries.callbackQueue().queryKey });
+    },
+    onError: (err) => toast.error(translateMessage(errorMessage(err, CALL_MESSAGES.initiateFailedToast))),
+  });
+  const { mutate: mutateCallBack } = callBackMutation;
+  const callBack = useCallback(
+    (target: CallBackTarget, customerName: string) => {
+      if (callRef.current) return;
+      mutateCallBack({ target, customerName });
+    },
+    [mutateCallBack],
+  );
+
   const initiatingSellerId = initiating ? (initiate.variables?.sellerId ?? null) : null;
-  useEffect(() => {
-    publishCallBridge({ initiatingSellerId });
-    return () => publishCallBridge({ initiatingSellerId: null });
-  }, [initiatingSellerId]);
 
   const respond = useCallback(
     async (action: 'accept' | 'decline', record: IncomingCallRecord | null = incoming) => {
@@ -303,8 +268,10 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         isIncoming: true,
         participantId: record.callerId,
         participantName: record.callerName || t('calls.defaultCaller'),
+        product: record.product,
       };
       if (action === 'accept') {
+        setEnded(null);
         markCall('accept-clicked');
         // Camera and microphone start now, in parallel with the respond request.
         prepareLocalMedia(record.callId).catch(() => undefined);
@@ -319,9 +286,12 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
           if (call.status === 'active') {
             // The video token now, while the call modal mounts, not after it.
             void queryClient.prefetchQuery(videoQueries.token(record.callId));
-            const confirmed = { ...optimistic, status: call.status };
+            const confirmed = { ...optimistic, status: call.status, answeredAt: Date.now() };
             callRef.current = confirmed;
             setActiveCall(confirmed);
+            // An answered call-back closes its request.
+            if (record.callBack)
+              void queryClient.invalidateQueries({ queryKey: callQueries.myCallbacks().queryKey });
           } else clearCall(false);
         }
       } catch (err) {
@@ -342,7 +312,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     [incoming, responding, t, clearCall, setIncoming, queryClient],
   );
 
-  // Auto-decline an unanswered incoming call after 30 s (spec §4).
+  // Auto-decline an unanswered incoming call after 30 s (docs/product-rules.md §4).
   const incomingId = incoming?.callId ?? null;
   const respondRef = useRef(respond);
   useEffect(() => {
@@ -362,7 +332,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     }
   }, [incoming]);
 
-  useServiceWorkerMessages(isSeller, {
+  useServiceWorkerMessages(listens, {
     poll,
     show: (callId) => {
       window.focus();
@@ -385,7 +355,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     if (!call) return;
     try {
       await callsApi.end(call.callId);
-      clearCall(true);
+      clearCall(true, 'summary');
     } catch {
       setHangUpFailed(true);
       toast.error(t('calls.toast.hangUpFailed'));
@@ -396,27 +366,77 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     const call = callRef.current;
     if (!call) return;
     callsApi.end(call.callId).then(
-      () => clearCall(true),
+      () => clearCall(true, 'summary'),
       () => toast.error(t('calls.toast.endFailed')),
     );
   }, [clearCall, t]);
+
+  const endOnItsOwn = useCallback(
+    (reason: 'no_route' | 'connection_lost') => {
+      const call = callRef.current;
+      if (!call) return;
+      const message = endedOnItsOwnMessage(reason) ?? t('calls.toast.ended');
+      const outcome = reason === 'connection_lost' ? 'connection_lost' : 'summary';
+      callsApi.end(call.callId, reason).then(
+        () => clearCall(message, outcome),
+        // The server ends it anyway once neither side polls it; say why here all the same.
+        () => clearCall(message, outcome),
+      );
+    },
+    [clearCall, t],
+  );
 
   const noteActive = useCallback((callId: number) => {
     const current = callRef.current;
     if (!current || current.callId !== callId || current.status === 'active') return;
     if (isTerminalStatus(current.status)) return;
     markCall('active-seen');
-    const next: ActiveCall = { ...current, status: 'active' };
+    const next: ActiveCall = { ...current, status: 'active', answeredAt: current.answeredAt ?? Date.now() };
     callRef.current = next;
     setActiveCall(next);
   }, []);
 
   const accept = useCallback(() => void respond('accept'), [respond]);
   const decline = useCallback(() => void respond('decline'), [respond]);
+  const dismissEnded = useCallback(() => setEnded(null), []);
 
   const callState: ClientCallState = hangUpFailed ? 'failed' : clientStateOf(activeCall);
-  const value = useMemo<CallContextValue>(
-    () => ({
+  // The actions read the latest closures; registered once for the provider's life (before the first
+  // publish, so whoever reads the store finds both).
+  const latestActions = useRef<CallActions | null>(null);
+  useLayoutEffect(() => {
+    latestActions.current = {
+      startCall,
+      callBack,
+      dismissEnded,
+      accept,
+      decline,
+      hangUp,
+      endMeeting,
+      endOnItsOwn,
+      noteActive,
+      unlockAudio,
+    };
+  });
+  useLayoutEffect(() => {
+    const act = () => latestActions.current!;
+    registerCallActions({
+      startCall: (...a) => act().startCall(...a),
+      callBack: (...a) => act().callBack(...a),
+      dismissEnded: () => act().dismissEnded(),
+      accept: () => act().accept(),
+      decline: () => act().decline(),
+      hangUp: () => act().hangUp(),
+      endMeeting: () => act().endMeeting(),
+      endOnItsOwn: (reason) => act().endOnItsOwn(reason),
+      noteActive: (callId) => act().noteActive(callId),
+      unlockAudio: () => act().unlockAudio(),
+    });
+    return () => registerCallActions(null);
+  }, []);
+  // The state goes to the one call store as soon as it is rendered, before the browser paints.
+  useLayoutEffect(() => {
+    publishCall({
       user,
       activeCall,
       callState,
@@ -424,30 +444,10 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       responding,
       initiatingSellerId,
       audioUnlocked,
-      unlockAudio,
-      startCall,
-      accept,
-      decline,
-      hangUp,
-      endMeeting,
-      noteActive,
-    }),
-    [
-      user,
-      activeCall,
-      callState,
-      incoming,
-      responding,
-      initiatingSellerId,
-      audioUnlocked,
-      unlockAudio,
-      startCall,
-      accept,
-      decline,
-      hangUp,
-      endMeeting,
-      noteActive,
-    ],
-  );
-  return <CallContext.Provider value={value}>{children}</CallContext.Provider>;
+      ended,
+    });
+  }, [user, activeCall, callState, incoming, responding, initiatingSellerId, audioUnlocked, ended]);
+  const ready = useCallState((s) => s.user !== null);
+  // What reads the store renders once the store holds this provider's state and actions.
+  return ready ? <>{children}</> : null;
 }

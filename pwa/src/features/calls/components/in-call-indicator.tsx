@@ -14,7 +14,8 @@ export function InCallIndicator() {
         <span className="relative inline-flex h-2 w-2 rounded-full bg-white" />
       </span>
       <Video aria-hidden="true" className="h-3.5 w-3.5" />
-      {t('header.inCall')}
+      {/* On a phone the dot and camera say it; the words stay for screen readers. */}
+      <span className="sr-only sm:not-sr-only">{t('header.inCall')}</span>
     </span>
   );
 }

@@ -3,6 +3,7 @@ import { Phone, PhoneOff, UserRound } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
+import { formatPrice } from '../../../lib/format';
 import { audioState } from '../lib/ringtone';
 import { useCall } from './call-provider';
 
@@ -58,9 +59,34 @@ export function IncomingCallModal() {
               {name}
             </DialogPrimitive.Title>
             <DialogPrimitive.Description className="text-muted">
-              {t('calls.incoming.text')}
+              {incoming.callBack
+                ? t('calls.schedule.callback.callingYouBack', { shop: name })
+                : t('calls.incoming.text')}
             </DialogPrimitive.Description>
           </div>
+          {incoming.product && (
+            <div
+              className="flex w-full items-center gap-3 rounded-xl border border-stone-200 bg-stone-50 p-2 text-left"
+              data-testid="incoming-product"
+            >
+              {incoming.product.imageUrl ? (
+                <img
+                  src={incoming.product.imageUrl}
+                  alt=""
+                  className="h-14 w-14 shrink-0 rounded-md object-cover"
+                />
+              ) : (
+                <span className="h-14 w-14 shrink-0 rounded-md bg-stone-200" />
+              )}
+              <div className="min-w-0">
+                <p className="text-sm text-muted">{t('calls.selling.callingAbout')}</p>
+                <p className="truncate font-semibold text-ink">{incoming.product.name}</p>
+                <p className="text-sm font-semibold text-brand-700">
+                  {formatPrice(incoming.product.price, t('common.priceNotAvailable'))}
+                </p>
+              </div>
+            </div>
+          )}
           <div className="grid w-full grid-cols-2 gap-3">
             <Button variant="destructive" size="lg" disabled={responding} onClick={decline}>
               <PhoneOff aria-hidden="true" className="h-5 w-5" />

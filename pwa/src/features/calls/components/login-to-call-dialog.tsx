@@ -7,9 +7,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { LoginForm } from '../../accounts/components/login-form';
+import { LoginForm } from '../../accounts/public';
 
-/** 'Login to Start Video Call': after a successful login a customer's call starts 200 ms later (spec §1). */
+/** 'Login to Start Video Call': after a successful login a customer's call starts 200 ms later (docs/product-rules.md §1). */
 export default function LoginToCallDialog({
   open,
   onOpenChange,

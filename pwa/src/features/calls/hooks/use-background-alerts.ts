@@ -38,17 +38,23 @@ async function closeSystemNotification(callId: number) {
   list.forEach((n) => n.close());
 }
 
+/** The ring's cadence for the vibration motor (the same rhythm as the ringtone). */
+const VIBRATION = [400, 200, 400];
+const VIBRATION_EVERY_MS = 3000;
+const TITLE_FLASH_MS = 1000;
+
 /**
- * The background companion (issue 7 §4): when a call rings while the tab is hidden, the title and app
- * badge change and, if allowed, a system notification appears; all of it is restored when the call is
- * answered, declined or gone.
+ * A ring the jeweller sees and feels as well as hears: when a call rings while the tab is hidden, or while
+ * the browser refuses sound, the title flashes, the app badge shows, a phone vibrates in the ring's rhythm
+ * and, if allowed, a system notification appears; all of it stops when the call is answered, declined or
+ * gone.
  */
-export function useBackgroundAlerts(incoming: IncomingCallRecord | null): void {
+export function useBackgroundAlerts(incoming: IncomingCallRecord | null, silent = false): void {
   const { t } = useTranslation();
   const hidden = useDocumentHidden();
-  // Once a call rang in the background, its alert stays until the call is answered or gone.
+  // Once a call rang in the background (or without sound), its alert stays until it is answered or gone.
   const [alertedId, setAlertedId] = useState<number | null>(null);
-  if (incoming && hidden && alertedId !== incoming.callId) setAlertedId(incoming.callId);
+  if (incoming && (hidden || silent) && alertedId !== incoming.callId) setAlertedId(incoming.callId);
 
   const callId = incoming && alertedId === incoming.callId ? incoming.callId : null;
   const name = incoming?.callerName ?? '';
@@ -58,6 +64,21 @@ export function useBackgroundAlerts(incoming: IncomingCallRecord | null): void {
     const previousTitle = document.title;
     const title = t('calls.background.title');
     document.title = title;
+    let shown = true;
+    const flash = setInterval(() => {
+      if (document.title !== title && document.title !== previousTitle) return;
+      shown = !shown;
+      document.title = shown ? title : previousTitle;
+    }, TITLE_FLASH_MS);
+    const vibrate = () => {
+      try {
+        navigator.vibrate?.(VIBRATION);
+      } catch {
+        /* no motor */
+      }
+    };
+    vibrate();
+    const buzz = setInterval(vibrate, VIBRATION_EVERY_MS);
     const nav = navigator as BadgeNavigator;
     void nav.setAppBadge?.(1).catch(() => undefined);
     void showSystemNotification(
@@ -67,6 +88,13 @@ export function useBackgroundAlerts(incoming: IncomingCallRecord | null): void {
       '/icons/icon-192.png',
     ).catch(() => undefined);
     return () => {
+      clearInterval(flash);
+      clearInterval(buzz);
+      try {
+        navigator.vibrate?.(0);
+      } catch {
+        /* no motor */
+      }
       if (document.title === title) document.title = previousTitle;
       void nav.clearAppBadge?.().catch(() => undefined);
       void closeSystemNotification(callId).catch(() => undefined);

@@ -1,9 +1,13 @@
 import { useEffect } from 'react';
 
-/** While a call is tracked, leaving the page ends it on the server with a beacon (spec §7). */
-export function useUnloadBeacon(callId: number | null): void {
+/**
+ * While a call rings, leaving the page ends it on the server with a beacon. A call in progress is not ended
+ * by leaving: a reload rejoins it within seconds, and if nobody comes back the other side ends it as
+ * 'connection lost' after 30 s without media (and the server's sweep ends calls nobody polls).
+ */
+export function useUnloadBeacon(callId: number | null, endOnLeave = true): void {
   useEffect(() => {
-    if (callId === null) return;
+    if (callId === null || !endOnLeave) return;
     let sent = false;
     const onLeave = () => {
       if (sent) return;
@@ -25,5 +29,5 @@ export function useUnloadBeacon(callId: number | null): void {
       window.removeEventListener('pagehide', onLeave);
       window.removeEventListener('unload', onLeave);
     };
-  }, [callId]);
+  }, [callId, endOnLeave]);
 }

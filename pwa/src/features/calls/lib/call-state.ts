@@ -1,24 +1,7 @@
 import type { CallStatus } from '../../../../../api/contract/constants';
 
-/** The client's view of a call (spec §4 table). */
-export type ClientCallState = 'connecting' | 'connected' | 'failed' | 'inactive';
-
-/** Active-call record (spec §3): the call this tab tracks. */
-export interface ActiveCall {
-  callId: number;
-  status: CallStatus;
-  isIncoming: boolean;
-  participantId: number | null;
-  participantName: string;
-}
-
-/** Incoming-call record (spec §3). */
-export interface IncomingCallRecord {
-  callId: number;
-  callerId: number;
-  callerName: string;
-  callerAvatarUrl: string | null;
-}
+export type { ActiveCall, ClientCallState, IncomingCallRecord } from '../../../lib/call-store';
+import type { ActiveCall, ClientCallState } from '../../../lib/call-store';
 
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['declined', 'ended', 'missed'];
 
@@ -40,7 +23,7 @@ export function clientStateOf(call: Pick<ActiveCall, 'status'> | null): ClientCa
   }
 }
 
-/** mm:ss between answer (or start) and end; 00:00 without an end or for a non-positive span (spec §4). */
+/** mm:ss between answer (or start) and end; 00:00 without an end or for a non-positive span (docs/product-rules.md §4). */
 export function formatCallDuration(start: string | null | undefined, end: string | null | undefined): string {
   if (!start || !end) return '00:00';
   const ms = Date.parse(end) - Date.parse(start);
@@ -55,14 +38,14 @@ export function formatSeconds(total: number): string {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** History statuses with their own label; any other value is shown capitalised (spec §4). */
+/** History statuses with their own label; any other value is shown capitalised (docs/product-rules.md §4). */
 export const HISTORY_STATUS_KEYS = ['pending', 'ended', 'missed', 'declined'] as const;
 
 export function capitalise(value: string): string {
   return value ? value.charAt(0).toUpperCase() + value.slice(1) : value;
 }
 
-/** The server says the call was already answered: clear the modal quietly (spec §8). */
+/** The server says the call was already answered: clear the modal quietly (docs/product-rules.md §8). */
 export function isAlreadyResponded(message: string): boolean {
   return message.includes('already been responded to');
 }

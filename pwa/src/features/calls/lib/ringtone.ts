@@ -93,6 +93,16 @@ export function unlockAudio(): Promise<void> {
   return ctx.resume().catch(() => undefined);
 }
 
+/**
+ * Starts the shared context without waiting for a gesture: where the platform lets a page play sound on its
+ * own (an installed app, a site the user often plays media on) it runs at once and no prompt is needed;
+ * elsewhere the promise just waits for the first gesture.
+ */
+export function tryAudioWithoutGesture(): void {
+  const ctx = getAudioContext();
+  if (ctx && ctx.state !== 'running') void ctx.resume().catch(() => undefined);
+}
+
 export function subscribeAudioState(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -1,8 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { CallHistory } from '../components/call-history';
+import { MyCallbacks } from '../components/my-callbacks';
 
-/** /call-history: the customer's outgoing calls. */
+/** /call-history: the customer's calls, and above them their call-back requests (issue #22). */
 export default function CallHistoryPage() {
   const { t } = useTranslation();
-  return <CallHistory title={t('calls.history.title')} />;
+  return (
+    <>
+      <div className="mx-auto w-full max-w-4xl px-4 pt-8">
+        <MyCallbacks />
+      </div>
+      <CallHistory title={t('calls.history.title')} />
+    </>
+  );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import type { Product } from '../../../../../api/contract/catalog';
 import { Button, buttonClasses } from '../../../components/ui/button';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { useAddToCartMutation } from '../api';
 import { notifyFailure, notifySuccess } from '../notify';
 

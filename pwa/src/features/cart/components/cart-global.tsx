@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HeaderSlot } from '../../../app/header-slots';
 import { loadAreas } from '../../../lib/i18n';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { cartQueries } from '../api';
 
 // The panel (Radix dialog, lists, mutations) loads on the first click, keeping every page's first load light.

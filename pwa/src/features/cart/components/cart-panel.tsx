@@ -17,7 +17,7 @@ import { cartQueries, useRemoveCartItemMutation, useUpdateCartItemMutation } fro
 import { stockNoteKey } from '../stock-note';
 import { notifyFailure, notifySuccess } from '../notify';
 
-/** The 'Shopping Cart' side panel (spec §2): lines, quantities within stock, summary, Proceed to Checkout. */
+/** The 'Shopping Cart' side panel (docs/product-rules.md §2): lines, quantities within stock, summary, Proceed to Checkout. */
 export default function CartPanel({
   open,
   onOpenChange,
@@ -103,7 +103,7 @@ function CartBody({ onClose }: { onClose: () => void }) {
         <dl className="space-y-1.5 text-sm">
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.subtotal')}</dt>
-            <dd className="font-medium text-ink">{formatPrice(totalAmount, 'whole')}</dd>
+            <dd className="font-medium text-ink">{formatPrice(totalAmount)}</dd>
           </div>
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.shipping')}</dt>
@@ -112,7 +112,7 @@ function CartBody({ onClose }: { onClose: () => void }) {
           <div className="flex justify-between border-t border-stone-200 pt-2 text-base">
             <dt className="font-semibold text-ink">{t('cart.total')}</dt>
             <dd className="font-semibold text-ink" data-testid="cart-total">
-              {formatPrice(totalAmount, 'whole')}
+              {formatPrice(totalAmount)}
             </dd>
           </div>
         </dl>
@@ -135,7 +135,7 @@ function CartBody({ onClose }: { onClose: () => void }) {
 }
 
 function CartLine({ item }: { item: CartItem }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateCartItemMutation();
   const remove = useRemoveCartItemMutation();
   const busy = update.isPending || remove.isPending;
@@ -168,11 +168,32 @@ function CartLine({ item }: { item: CartItem }) {
           <div className="min-w-0">
             <p className="font-medium break-words text-ink">{item.productName}</p>
             {item.shopName && <p className="text-xs text-muted">{item.shopName}</p>}
+            {item.hold && (
+              <p className="text-xs font-medium text-green-800" data-testid="cart-held">
+                {t('cart.heldUntil', {
+                  time: new Intl.DateTimeFormat(i18n.language === 'ta' ? 'ta-IN' : 'en-IN', {
+                    weekday: 'short',
+                    day: 'numeric',
+                    month: 'short',
+                    hour: 'numeric',
+                    minute: '2-digit',
+                  }).format(new Date(item.hold.expiresAt)),
+                })}
+              </p>
+            )}
             <p className="text-sm text-muted">
               {t('cart.unitPrice', {
-                price: formatPrice(item.price, 'whole', t('common.priceNotAvailable')),
+                price: formatPrice(item.price, t('common.priceNotAvailable')),
               })}
             </p>
+            {item.priceChanged && item.priceAtAdd && (
+              <p role="note" className="text-xs font-medium text-amber-800" data-testid="cart-price-changed">
+                {t('cart.priceChanged', {
+                  old: formatPrice(item.priceAtAdd, t('common.priceNotAvailable')),
+                  new: formatPrice(item.price, t('common.priceNotAvailable')),
+                })}
+              </p>
+            )}
           </div>
           <button
             type="button"
@@ -221,7 +242,7 @@ function CartLine({ item }: { item: CartItem }) {
               </div>
               <p className="text-sm font-semibold text-ink">
                 <span className="sr-only">{t('cart.lineSubtotal')} </span>
-                {formatPrice(item.lineTotal, 'whole')}
+                {formatPrice(item.lineTotal)}
               </p>
             </div>
             {note && (

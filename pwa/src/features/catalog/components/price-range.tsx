@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatPrice } from '../../../lib/format';
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '../utils/marketplace-params';
 
-/** The price range slider: 0 to 500000 in steps of 1000 (spec §5); the URL changes when a thumb is let go. */
+/** The price range slider: 0 to 500000 in steps of 1000 (docs/product-rules.md §5); the URL changes when a thumb is let go. */
 export default function PriceRange({
   min,
   max,
@@ -21,7 +21,7 @@ export default function PriceRange({
     setSynced(`${min}-${max}`);
     setRange([min, max]);
   }
-  const label = (v: number) => formatPrice(v, 'whole');
+  const label = (v: number) => formatPrice(v);
   return (
     <fieldset className="space-y-3">
       <legend className="text-sm font-semibold text-ink">{t('catalog.filters.price')}</legend>

@@ -4,34 +4,38 @@ import { Link } from 'react-router-dom';
 import type { Product } from '../../../../../api/contract/catalog';
 import { useExtensions } from '../../../app/extensions';
 import { formatPrice } from '../../../lib/format';
-import { storePath } from './store-link';
+import { storePath } from '../../../lib/store-path';
+import { useProductLink } from '../hooks/use-product-dialog';
 
 const CARD_SIZE = 400;
 
+/** The product page's module, fetched as a finger or a pointer comes down on a card (before the click). */
+const preloadProductPage = () => void import('../pages/product-page').catch(() => undefined);
+
 /**
- * A product in a grid: the image opens the detail dialog, the shop name links to its store, other features
- * add actions (the calls' camera button). The image box has a fixed ratio, so the grid never shifts.
+ * A product in a grid: the image is a link to the product's own address (it works before the app has started),
+ * which the app opens as a dialog over the page; the shop name links to its store, other features add actions
+ * (the calls' camera button). The image box has a fixed ratio, so the grid never shifts.
  */
 export function ProductCard({
   product,
-  onOpen,
   eager = false,
 }: {
   product: Product;
-  onOpen: (product: Product) => void;
   /** The first cards of a page are above the fold: load them at once (LCP). */
   eager?: boolean;
 }) {
   const { t } = useTranslation();
   const { productCardActions } = useExtensions();
+  const link = useProductLink(product);
   const cover = product.images[0];
   const src = product.imageUrl ?? cover?.cardUrl ?? null;
   return (
     <article className="group flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <div className="relative">
-        <button
-          type="button"
-          onClick={() => onOpen(product)}
+        <Link
+          {...link}
+          onPointerDown={preloadProductPage}
           className="block aspect-square w-full overflow-hidden bg-stone-100 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
           aria-label={t('catalog.card.open', { name: product.name })}
         >
@@ -51,7 +55,7 @@ export function ProductCard({
               <Gem aria-hidden="true" className="h-12 w-12" />
             </span>
           )}
-        </button>
+        </Link>
         {productCardActions.length > 0 && (
           <div className="absolute top-2 right-2 flex gap-1.5">
             {productCardActions.map((Action, i) => (
@@ -69,7 +73,7 @@ export function ProductCard({
         </Link>
         <h3 className="line-clamp-2 text-sm font-semibold text-ink">{product.name}</h3>
         <p className="mt-auto pt-1 text-base font-bold text-brand-800">
-          {formatPrice(product.price, 'whole', t('common.priceNotAvailable'))}
+          {formatPrice(product.price, t('common.priceNotAvailable'))}
         </p>
       </div>
     </article>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Product } from '../../../../../api/contract/catalog';
+import { productPath } from '../../../../../api/contract/product-path';
 import { useExtensions } from '../../../app/extensions';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -14,11 +15,13 @@ import { formatCategory, formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { productQueries } from '../api';
 import { useProductDialog } from '../hooks/use-product-dialog';
-import { storePath } from './store-link';
+import { HallmarkDetails, PriceBreakdown } from './price-breakdown';
+import { ShareButton } from './share-button';
+import { storePath } from '../../../lib/store-path';
 
 type SpecRow = { key: string; value: string };
 
-/** Every specification field that has a value, as label key and display text (spec §2 'More details'). */
+/** Every specification field that has a value, as label key and display text (docs/product-rules.md §2 'More details'). */
 export function specRows(p: Product, price: (v: string) => string): SpecRow[] {
   const rows: [string, unknown, ((v: never) => string)?][] = [
     ['category', p.category, (v: string) => formatCategory(v)],
@@ -113,30 +116,54 @@ function ByShop({ product }: { product: Product }) {
   );
 }
 
-function Details({ product }: { product: Product }) {
+/**
+ * A product's details: in the dialog over a page, or as the page itself (`asPage`: /product/{slug}-{id} opened
+ * directly, rendered on the server), where the name is the page's heading.
+ */
+export function ProductDetails({ product, asPage = false }: { product: Product; asPage?: boolean }) {
   const { t } = useTranslation();
   const { productDialogActions } = useExtensions();
-  const rows = specRows(product, (v) => formatPrice(v, 'detail', t('common.priceNotAvailable')));
+  const rows = specRows(product, (v) => formatPrice(v, t('common.priceNotAvailable')));
   return (
-    <div className="grid gap-5 md:grid-cols-2">
+    <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
       <Gallery product={product} />
       <div className="flex flex-col gap-3">
-        <DialogTitle className="pr-8 text-2xl">{product.name}</DialogTitle>
-        <DialogDescription asChild>
-          <p>
-            <ByShop product={product} />
-          </p>
-        </DialogDescription>
-        <p className="text-2xl font-bold text-brand-800">
-          {formatPrice(product.price, 'detail', t('common.priceNotAvailable'))}
-        </p>
-        {productDialogActions.length > 0 && (
-          <div className="flex flex-wrap gap-2">
-            {productDialogActions.map((Action, i) => (
-              <Action key={i} product={product} />
-            ))}
-          </div>
+        {asPage ? (
+          <>
+            <h1 className="text-2xl font-bold text-ink">{product.name}</h1>
+            <p className="text-sm text-muted">
+              <ByShop product={product} />
+            </p>
+          </>
+        ) : (
+          <>
+            <DialogTitle className="pr-8 text-2xl">{product.name}</DialogTitle>
+            <DialogDescription asChild>
+              <p>
+                <ByShop product={product} />
+              </p>
+            </DialogDescription>
+          </>
         )}
+        <p className="text-2xl font-bold text-brand-800">
+          {formatPrice(product.price, t('common.priceNotAvailable'))}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          {productDialogActions.map((Action, i) => (
+            <Action key={i} product={product} />
+          ))}
+          <ShareButton
+            title={product.name}
+            text={t('catalog.share.productText', {
+              name: product.name,
+              shop: product.shopName,
+              price: formatPrice(product.price, t('common.priceNotAvailable')),
+            })}
+            path={productPath(product)}
+          />
+        </div>
+        <PriceBreakdown product={product} />
+        <HallmarkDetails product={product} />
         <p className="whitespace-pre-line text-ink">{product.description}</p>
         {rows.length > 0 && (
           <Collapsible.Root className="rounded-lg border border-stone-200">
@@ -170,16 +197,23 @@ function Details({ product }: { product: Product }) {
   );
 }
 
-/** The product detail dialog (spec §2): gallery, name, 'by {shop}', price, actions, description, details. */
-export default function ProductDetailDialog({ productId }: { productId: number }) {
+/** The product detail dialog (docs/product-rules.md §2): gallery, name, 'by {shop}', price, actions, description, details. */
+export default function ProductDetailDialog({
+  productId,
+  onClose,
+}: {
+  productId: number;
+  /** What closing does; by default it goes back to the page under the dialog. */
+  onClose?: () => void;
+}) {
   const { t } = useTranslation();
   const { close } = useProductDialog();
   const product = useQuery(productQueries.detail(productId));
   return (
-    <Dialog open onOpenChange={(open) => !open && close()}>
+    <Dialog open onOpenChange={(open) => !open && (onClose ?? close)()}>
       <DialogContent closeLabel={t('common.close')} className="max-w-4xl">
         {product.data ? (
-          <Details product={product.data} />
+          <ProductDetails product={product.data} />
         ) : product.isError ? (
           <div role="alert" className="py-6">
             <DialogTitle>{t('catalog.detail.notFound')}</DialogTitle>
@@ -188,7 +222,7 @@ export default function ProductDetailDialog({ productId }: { productId: number }
             </DialogDescription>
           </div>
         ) : (
-          <div role="status" className="grid gap-5 md:grid-cols-2">
+          <div role="status" className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <DialogTitle className="sr-only">{t('catalog.detail.loading')}</DialogTitle>
             <DialogDescription className="sr-only">{t('catalog.detail.loading')}</DialogDescription>
             <Skeleton className="aspect-square w-full" />

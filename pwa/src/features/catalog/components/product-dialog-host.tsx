@@ -1,16 +1,22 @@
-import { lazy, Suspense } from 'react';
-import { useOpenProductId } from '../hooks/use-product-dialog';
+import { Navigate, useLocation } from 'react-router-dom';
+import { productPath } from '../../../../../api/contract/product-path';
+import { overlayState } from '../../../lib/background-location';
+import { useOpenProductId, withoutProductParam } from '../hooks/use-product-dialog';
 
-// Radix dialog and collapsible load only when a product is opened, keeping them out of the first page load.
-const ProductDetailDialog = lazy(() => import('./product-detail-dialog'));
-
-/** Mounted once on every page (extension `globals`): opens the detail dialog for `?product=<id>`. */
+/**
+ * Mounted once on every page (extension `globals`): an old `?product=<id>` link (shared before products had
+ * their own address, or typed in a call's chat) goes to the product's address, shown over the page it named.
+ * The product page then puts its readable slug in the address.
+ */
 export function ProductDialogHost() {
   const id = useOpenProductId();
+  const location = useLocation();
   if (id === null) return null;
   return (
-    <Suspense fallback={null}>
-      <ProductDetailDialog productId={id} />
-    </Suspense>
+    <Navigate
+      replace
+      to={productPath({ id, name: '' })}
+      state={overlayState(withoutProductParam(location), true)}
+    />
   );
 }

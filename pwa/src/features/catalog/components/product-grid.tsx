@@ -5,7 +5,6 @@ import type { Product } from '../../../../../api/contract/catalog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
-import { useProductDialog } from '../hooks/use-product-dialog';
 import { ProductCard } from './product-card';
 
 export const GRID_CLASSES = 'grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4';
@@ -35,8 +34,8 @@ export function ProductGridSkeleton({ count, className }: { count: number; class
 }
 
 /**
- * A grid of product cards with the spec's states: `skeletons` placeholders while loading, an error, an empty
- * message. Cards open the detail dialog through the URL (?product=).
+ * A grid of product cards with the product rules' states: `skeletons` placeholders while loading, an error, an empty
+ * message. Cards link to each product's own address, opened as a dialog over the page.
  */
 export function ProductGrid({
   products,
@@ -59,7 +58,6 @@ export function ProductGrid({
   headingLevel?: 2 | 3;
 }) {
   const { t } = useTranslation();
-  const { open } = useProductDialog();
   if (isPending) return <ProductGridSkeleton count={skeletons} />;
   if (isError || !products)
     return (
@@ -95,7 +93,7 @@ export function ProductGrid({
       {products.map((p, i) => (
         <li key={p.id} className="flex">
           <div className="flex w-full [&>article]:w-full">
-            <ProductCard product={p} onOpen={open} eager={i < 4} />
+            <ProductCard product={p} eager={i < 4} />
           </div>
         </li>
       ))}

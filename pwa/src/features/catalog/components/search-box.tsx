@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Search, Store, Tag, Gem } from 'lucide-react';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type ProductCategory } from '../../../../../api/contract/constants';
 import type { SearchSuggestions } from '../../../../../api/contract/catalog';
 import { cn } from '../../../lib/cn';
 import { formatCategory } from '../../../lib/format';
+import { useAdoptValueOnMount } from '../../../lib/pre-hydration';
 import { productQueries } from '../api';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 
@@ -50,7 +51,6 @@ export function SearchBox({
   const { t } = useTranslation();
   const id = useId();
   const listId = `${id}-list`;
-  const inputRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(value);
   const [synced, setSynced] = useState(value);
   if (synced !== value) {
@@ -60,6 +60,14 @@ export function SearchBox({
   const [focused, setFocused] = useState(false);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // Letters typed before the app took over stay, and their suggestions come as soon as it has.
+  const inputRef = useAdoptValueOnMount<HTMLInputElement>(value, (typed, input) => {
+    setText(typed);
+    if (document.activeElement === input) {
+      setFocused(true);
+      setOpen(true);
+    }
+  });
   const trimmed = text.trim();
   const debounced = useDebouncedValue(trimmed, LIMITS.suggestionDebounceMs);
   const wanted = focused && debounced.length > 1;
@@ -123,8 +131,11 @@ export function SearchBox({
     .filter((g) => g.list.length > 0);
 
   return (
+    // Before the app has started the form submits itself: a search of the whole catalogue.
     <form
       role="search"
+      method="get"
+      action="/marketplace"
       className="relative w-full"
       onSubmit={(e) => {
         e.preventDefault();
@@ -141,6 +152,7 @@ export function SearchBox({
       <input
         ref={inputRef}
         id={`${id}-input`}
+        name="query"
         type="search"
         role="combobox"
         autoComplete="off"

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { SellerCard as SellerCardData } from '../../../../../api/contract/catalog';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { storePath } from './store-link';
+import { storePath } from '../../../lib/store-path';
 import { VideoBadge } from './video-badge';
 
 /** A jeweller in the directory and the landing's top sellers; the whole card links to the store. */

@@ -7,14 +7,18 @@ import { LIMITS, SORT_OPTIONS, type SortOption } from '../../../../../api/contra
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
+import { useAdoptValueOnMount } from '../../../lib/pre-hydration';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { productQueries } from '../api';
 import { CategoryStrip } from '../components/category-strip';
 import { FilterPanel, type FilterChange } from '../components/filter-panel';
-import { Pagination } from '../components/pagination';
+import { Pagination } from '../../../components/pagination';
+import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { ProductGrid } from '../components/product-grid';
 import { SearchBox, type Suggestion } from '../components/search-box';
-import { storePath } from '../components/store-link';
+import { productPath } from '../../../../../api/contract/product-path';
+import { overlayState } from '../../../lib/background-location';
+import { storePath } from '../../../lib/store-path';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
 import {
   parseMarketplaceParams,
@@ -27,7 +31,7 @@ import {
 
 const FilterSheet = lazy(() => import('../components/filter-sheet'));
 
-/** The marketplace (spec §2): search, categories, filters, sort, 20 per page; every filter lives in the URL. */
+/** The marketplace (docs/product-rules.md §2): search, categories, filters, sort, 20 per page; every filter lives in the URL. */
 export default function MarketplacePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -45,16 +49,24 @@ export default function MarketplacePage() {
     return qs ? `/marketplace?${qs}` : '/marketplace';
   }, []);
   const go = (change: Partial<MarketplaceFilters>) => navigate(href(withFilters(filters, change)));
+  // A sort chosen before the app took over applies once it has.
+  const sortRef = useAdoptValueOnMount<HTMLSelectElement>(filters.sortBy, (sortBy) =>
+    go({ sortBy: sortBy as SortOption }),
+  );
 
   const onFilterChange = (change: FilterChange) => go(change);
   const onPick = (s: Suggestion) => {
     if (s.kind === 'category') go({ category: s.id, query: '' });
     else if (s.kind === 'seller') navigate(storePath({ urlSlug: s.urlSlug, sellerId: s.id }));
     else {
-      // Search for the product's name and open it, so closing the dialog leaves matching results behind.
-      const target = toMarketplaceParams(withFilters(filters, { query: s.label }));
-      target.set('product', String(s.id));
-      navigate(`/marketplace?${target.toString()}`);
+      // Open the product over a search for its name, so closing the dialog leaves matching results behind.
+      const results = new URL(href(withFilters(filters, { query: s.label })), window.location.origin);
+      navigate(productPath({ id: s.id, name: s.label }), {
+        state: overlayState(
+          { pathname: results.pathname, search: results.search, hash: '', state: null, key: 'search' },
+          true,
+        ),
+      });
     }
   };
 
@@ -102,15 +114,18 @@ export default function MarketplacePage() {
                 ? t('catalog.filters.buttonCount', { count: activeFilterCount })
                 : t('catalog.filters.title')}
             </Button>
-            <div className="flex items-center gap-2">
-              <label htmlFor={sortId} className="text-sm font-medium text-ink">
+            {/* On a phone the sort takes its own row and the select shrinks to it (long Tamil option names). */}
+            <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
+              <label htmlFor={sortId} className="shrink-0 text-sm font-medium text-ink">
                 {t('catalog.sort.label')}
               </label>
               <select
+                ref={sortRef}
                 id={sortId}
+                name="sortBy"
                 value={filters.sortBy}
                 onChange={(e) => go({ sortBy: e.target.value as SortOption })}
-                className="h-10 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600"
+                className="h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600 sm:w-auto"
               >
                 {SORT_OPTIONS.map((s) => (
                   <option key={s} value={s}>
@@ -140,6 +155,7 @@ export default function MarketplacePage() {
           />
           {data && (
             <Pagination
+              labels={CATALOG_PAGINATION}
               className="mt-8"
               page={filters.page}
               totalPages={data.pagination.totalPages}

@@ -10,7 +10,8 @@ import { Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sellerQueries } from '../api';
-import { Pagination } from '../components/pagination';
+import { Pagination } from '../../../components/pagination';
+import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { SellerCard, SellerCardSkeleton } from '../components/seller-card';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
@@ -19,7 +20,7 @@ import { parsePage } from '../utils/marketplace-params';
 type TextFilter = 'query' | 'city' | 'state';
 const TEXT_FILTERS: readonly TextFilter[] = ['query', 'city', 'state'];
 
-/** The jeweller directory (spec §2): 12 per page; search, city and state typed freely, applied after 300 ms. */
+/** The jeweller directory (docs/product-rules.md §2): 12 per page; search, city and state typed freely, applied after 300 ms. */
 export default function SellersPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -130,7 +131,7 @@ export default function SellersPage() {
           {t('catalog.directory.results')}
         </h2>
         {list.isPending ? (
-          <div role="status" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <div role="status" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <span className="sr-only">{t('catalog.directory.loading')}</span>
             {Array.from({ length: 3 }, (_, i) => (
               <SellerCardSkeleton key={i} />
@@ -150,7 +151,7 @@ export default function SellersPage() {
               </p>
               <ul
                 className={cn(
-                  'grid gap-4 sm:grid-cols-2 lg:grid-cols-3',
+                  'grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3',
                   list.isPlaceholderData && 'opacity-60',
                 )}
                 aria-busy={list.isPlaceholderData || undefined}
@@ -162,6 +163,7 @@ export default function SellersPage() {
                 ))}
               </ul>
               <Pagination
+                labels={CATALOG_PAGINATION}
                 className="mt-8"
                 page={page}
                 totalPages={data.pagination.totalPages}

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, CalendarDays, MapPin, Store, Video } from 'lucide-react';
+import { AlertTriangle, CalendarDays, MapPin, Store } from 'lucide-react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import type { StoreProfile } from '../../../../../api/contract/catalog';
 import { useExtensions } from '../../../app/extensions';
-import { Badge } from '../../../components/ui/badge';
+import { CallStateBadge } from '../../../components/call-state-badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -13,8 +13,11 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sellerQueries } from '../api';
-import { Pagination } from '../components/pagination';
+import { Pagination } from '../../../components/pagination';
+import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { ProductGrid } from '../components/product-grid';
+import { ShareButton } from '../components/share-button';
+import { storePath } from '../../../lib/store-path';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
 import { parsePage } from '../utils/marketplace-params';
 
@@ -37,12 +40,7 @@ function StoreHeader({ store }: { store: StoreProfile }) {
         <div className="min-w-0 flex-1 space-y-2">
           <div className="flex flex-wrap items-center gap-2">
             <h1 className="text-2xl font-bold text-ink sm:text-3xl">{store.shopName}</h1>
-            {store.videoCallEnabled && (
-              <Badge variant="success" className="gap-1">
-                <Video aria-hidden="true" className="h-3.5 w-3.5" />
-                {t('catalog.video.available')}
-              </Badge>
-            )}
+            {store.videoCallEnabled && <CallStateBadge state={store.callState} />}
           </div>
           <p className="text-sm text-muted">{t('catalog.store.sellerId', { id: store.sellerId })}</p>
           {store.description && <p className="max-w-3xl whitespace-pre-line text-ink">{store.description}</p>}
@@ -61,13 +59,19 @@ function StoreHeader({ store }: { store: StoreProfile }) {
             </p>
           )}
         </div>
-        {storefrontActions.length > 0 && (
-          <div className="flex shrink-0 flex-wrap gap-2">
-            {storefrontActions.map((Action, i) => (
-              <Action key={i} store={store} />
-            ))}
-          </div>
-        )}
+        <div className="flex shrink-0 flex-wrap gap-2">
+          {storefrontActions.map((Action, i) => (
+            <Action key={i} store={store} />
+          ))}
+          <ShareButton
+            title={store.shopName}
+            text={t('catalog.share.storeText', {
+              shop: store.shopName,
+              place: [store.city, store.state].filter(Boolean).join(', '),
+            })}
+            path={storePath(store)}
+          />
+        </div>
       </div>
     </header>
   );
@@ -89,7 +93,7 @@ function HeaderSkeleton() {
   );
 }
 
-/** A public store: /{sellerSlug}, or /sellers/{id} for shops without a slug (spec §2), 12 products a page. */
+/** A public store: /{sellerSlug}, or /sellers/{id} for shops without a slug (docs/product-rules.md §2), 12 products a page. */
 export default function StorefrontPage() {
   const { t } = useTranslation();
   const { sellerSlug, sellerId } = useParams();
@@ -160,6 +164,7 @@ export default function StorefrontPage() {
         />
         {data && (
           <Pagination
+            labels={CATALOG_PAGINATION}
             className="mt-8"
             page={page}
             totalPages={data.productsData.pagination.totalPages}

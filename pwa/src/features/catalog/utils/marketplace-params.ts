@@ -8,7 +8,7 @@ import {
   type SortOption,
 } from '../../../../../api/contract/constants';
 
-/** The marketplace's filters as they live in the URL (spec §2: every one is a query parameter). */
+/** The marketplace's filters as they live in the URL (docs/product-rules.md §2: every one is a query parameter). */
 export interface MarketplaceFilters {
   page: number;
   query: string;
@@ -46,7 +46,7 @@ function parseBound(raw: string | null, kind: 'min' | 'max'): number | undefined
   return clamped;
 }
 
-/** Reads the filters from the URL; unknown category, material and sort values are ignored (spec §2). */
+/** Reads the filters from the URL; unknown category, material and sort values are ignored (docs/product-rules.md §2). */
 export function parseMarketplaceParams(params: URLSearchParams): MarketplaceFilters {
   let minPrice = parseBound(params.get('minPrice'), 'min');
   let maxPrice = parseBound(params.get('maxPrice'), 'max');

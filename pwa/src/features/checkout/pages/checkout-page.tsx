@@ -19,8 +19,8 @@ import { cn } from '../../../lib/cn';
 import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sessionQuery } from '../../accounts/api';
-import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../form-errors';
+import { sessionQuery } from '../../../lib/session';
+import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { newIdempotencyKey, useCheckoutMutation, useRemoveUnavailableMutation } from '../api';
 
 type TextField = 'customerName' | 'customerPhone' | 'shippingAddress' | 'city' | 'state' | 'pinCode';
@@ -33,7 +33,7 @@ const PAYMENT_ICONS: Record<PaymentMethod, ReactNode> = {
 };
 
 /**
- * /checkout (spec §2): visitors go to the customer login and come back, other roles go home, an empty cart
+ * /checkout (docs/product-rules.md §2): visitors go to the customer login and come back, other roles go home, an empty cart
  * goes to the marketplace. The form and the order summary (one order per shop) share the page.
  */
 export default function CheckoutPage() {
@@ -181,7 +181,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
           <CardHeader>
             <CardTitle>{t('checkout.shippingTitle')}</CardTitle>
           </CardHeader>
-          <CardContent className="grid gap-4 sm:grid-cols-2">
+          <CardContent className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {text('customerName', { autoComplete: 'name' })}
             {text('customerPhone', { autoComplete: 'tel', inputMode: 'tel' })}
             <div className="sm:col-span-2">
@@ -296,7 +296,7 @@ function OrderSummary({ cart, submitting, blocked }: { cart: Cart; submitting: b
         <dl className="space-y-1.5 border-t border-stone-200 pt-4 text-sm">
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.subtotal')}</dt>
-            <dd className="font-medium text-ink">{formatPrice(cart.totalAmount, 'whole')}</dd>
+            <dd className="font-medium text-ink">{formatPrice(cart.totalAmount)}</dd>
           </div>
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.shipping')}</dt>
@@ -305,7 +305,7 @@ function OrderSummary({ cart, submitting, blocked }: { cart: Cart; submitting: b
           <div className="flex justify-between border-t border-stone-200 pt-2 text-base">
             <dt className="font-semibold text-ink">{t('cart.total')}</dt>
             <dd className="font-semibold text-ink" data-testid="checkout-total">
-              {formatPrice(cart.totalAmount, 'whole')}
+              {formatPrice(cart.totalAmount)}
             </dd>
           </div>
         </dl>
@@ -334,7 +334,7 @@ function SummaryLine({ item }: { item: CartItem }) {
           <p className="text-muted">
             {t('checkout.lineQuantity', {
               quantity: item.quantity,
-              price: formatPrice(item.price, 'whole', t('common.priceNotAvailable')),
+              price: formatPrice(item.price, t('common.priceNotAvailable')),
             })}
           </p>
         ) : (
@@ -353,7 +353,7 @@ function SummaryLine({ item }: { item: CartItem }) {
         )}
       </div>
       {item.available && (
-        <p className="shrink-0 text-sm font-semibold text-ink">{formatPrice(item.lineTotal, 'whole')}</p>
+        <p className="shrink-0 text-sm font-semibold text-ink">{formatPrice(item.lineTotal)}</p>
       )}
     </li>
   );

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { PRODUCT_CATEGORIES } from '../../../../../api/contract/constants';
 import { useCarouselTimer } from './use-carousel-timer';
 
-/** Spec §9: each step moves 80% of the visible width; autoplay every 10 s; 30 s rest after interaction. */
+/** docs/product-rules.md §9: each step moves 80% of the visible width; autoplay every 10 s; 30 s rest after interaction. */
 export const CATEGORY_STEP = 0.8;
 export const CATEGORY_AUTOPLAY_MS = 10_000;
 export const CATEGORY_PAUSE_MS = 30_000;

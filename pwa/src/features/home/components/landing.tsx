@@ -25,8 +25,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { formatNumber } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sellerQueries } from '../../catalog/api';
-import { SellerCard, SellerCardSkeleton } from '../../catalog/components/seller-card';
+import { SellerCard, SellerCardSkeleton, sellerQueries } from '../../catalog/public';
 import { CategoryCarousel } from './category-carousel';
 import { PromoCarousel } from './promo-carousel';
 
@@ -103,13 +102,13 @@ function Hero() {
   ] as const;
   return (
     <section className="bg-gradient-to-br from-brand-50 via-surface to-gold-100">
-      <div className="mx-auto grid w-full max-w-7xl gap-10 px-3 py-12 sm:px-4 md:py-20 lg:grid-cols-[3fr_2fr] lg:items-center">
+      <div className="mx-auto grid w-full max-w-7xl grid-cols-1 gap-10 px-3 py-12 sm:px-4 md:py-20 lg:grid-cols-[3fr_2fr] lg:items-center">
         <div>
           <p className="mb-3 inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-sm font-medium text-brand-800 shadow-sm">
             <Video aria-hidden="true" className="h-4 w-4" />
             {t('landing.hero.eyebrow')}
           </p>
-          <h1 className="text-3xl leading-tight font-bold text-ink sm:text-4xl md:text-5xl">
+          <h1 className="text-3xl leading-tight font-bold break-words text-ink sm:text-4xl md:text-5xl">
             {t('landing.hero.title')}
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-muted">{t('landing.hero.subtitle')}</p>
@@ -136,7 +135,9 @@ function Hero() {
                   formatNumber(value)
                 )}
               </dd>
-              <dt className="mt-1 text-xs text-muted sm:text-sm">{t(`landing.hero.stats.${key}`)}</dt>
+              <dt className="mt-1 text-xs break-words text-muted sm:text-sm">
+                {t(`landing.hero.stats.${key}`, { count: value ?? 0 })}
+              </dt>
             </div>
           ))}
         </dl>
@@ -163,7 +164,7 @@ function TopSellers() {
           </Link>
         </div>
         {top.isPending ? (
-          <div role="status" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <div role="status" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <span className="sr-only">{t('common.loading')}</span>
             {Array.from({ length: 3 }, (_, i) => (
               <SellerCardSkeleton key={i} />
@@ -177,7 +178,7 @@ function TopSellers() {
         ) : top.data.length === 0 ? (
           <p className="rounded-lg bg-stone-50 p-6 text-center text-muted">{t('landing.topSellers.empty')}</p>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
             {top.data.map((s) => (
               <li key={s.sellerId}>
                 <SellerCard seller={s} />
@@ -416,7 +417,7 @@ function Footer() {
   );
 }
 
-/** The visitors' landing page (spec §1–§2). */
+/** The visitors' landing page (docs/product-rules.md §1–§2). */
 export default function Landing() {
   const { t } = useTranslation();
   useDocumentTitle(t('landing.title'));

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { cn } from '../../../lib/cn';
 import { useCarouselTimer } from './use-carousel-timer';
 
-/** Spec §9: the promotional carousel turns every 5 s. */
+/** docs/product-rules.md §9: the promotional carousel turns every 5 s. */
 export const PROMO_AUTOPLAY_MS = 5_000;
 
 const SLIDES = [
@@ -13,7 +13,7 @@ const SLIDES = [
   { id: 'cashForGold', to: '/sellers', Icon: Coins, tint: 'from-brand-800 to-stone-800' },
 ] as const;
 
-/** Gold exchange and cash for gold offers (spec §2), one slide at a time. */
+/** Gold exchange and cash for gold offers (docs/product-rules.md §2), one slide at a time. */
 export function PromoCarousel() {
   const { t } = useTranslation();
   const [index, setIndex] = useState(0);

@@ -25,12 +25,15 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { productQueries } from '../../catalog/api';
-import { CategoryStrip } from '../../catalog/components/category-strip';
-import { ProductGrid } from '../../catalog/components/product-grid';
-import { SearchBox } from '../../catalog/components/search-box';
-import { storePath } from '../../catalog/components/store-link';
-import { parseMarketplaceParams, toMarketplaceParams } from '../../catalog/utils/marketplace-params';
+import { storePath } from '../../../lib/store-path';
+import {
+  CategoryStrip,
+  ProductGrid,
+  SearchBox,
+  parseMarketplaceParams,
+  productQueries,
+  toMarketplaceParams,
+} from '../../catalog/public';
 import { homeQueries } from '../api';
 import { resolveHomeTab, visibleTabs, type HomeTab } from '../utils/home-tabs';
 
@@ -213,7 +216,7 @@ function SellTab({ user }: { user: User }) {
           </Link>
         )}
       </section>
-      <ul className="grid gap-3 sm:grid-cols-3">
+      <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         {links.map(({ to, key, Icon }) => (
           <li key={key}>
             <Link
@@ -259,7 +262,7 @@ function BecomeSellerTab({ hasProfile }: { hasProfile: boolean }) {
   );
 }
 
-/** The signed-in home (spec §2, §4): Browse, Sell / My Shop and Become a Seller, the tab kept in ?tab=. */
+/** The signed-in home (docs/product-rules.md §2, §4): Browse, Sell / My Shop and Become a Seller, the tab kept in ?tab=. */
 export default function SignedInHome({ user }: { user: User }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -278,7 +281,7 @@ export default function SignedInHome({ user }: { user: User }) {
   const restricted = (location.state as { restricted?: boolean } | null)?.restricted === true;
   useDocumentTitle(t('home.title'));
 
-  // The spec's automatic moves, written to the URL so Back and reload agree with the screen.
+  // The product rules' automatic moves, written to the URL so Back and reload agree with the screen.
   useEffect(() => {
     if (resolution.redirect === null) return;
     const next = new URLSearchParams(params);

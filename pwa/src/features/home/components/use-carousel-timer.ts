@@ -49,7 +49,7 @@ export function useCarouselTimer({
 
   useEffect(() => () => window.clearTimeout(restTimer.current), []);
 
-  /** The reader moved the carousel: hold still for a while (spec: 30 s for the category carousel). */
+  /** The reader moved the carousel: hold still for a while (30 s for the category carousel, docs/product-rules.md §9). */
   const interacted = useCallback(() => {
     if (pauseAfterInteractionMs <= 0) return;
     window.clearTimeout(restTimer.current);

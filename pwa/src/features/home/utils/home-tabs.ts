@@ -5,7 +5,7 @@ export type HomeTab = (typeof HOME_TABS)[number];
 
 const isHomeTab = (v: string | null): v is HomeTab => (HOME_TABS as readonly (string | null)[]).includes(v);
 
-/** The tabs a role sees (spec §2): Sell for sellers and admins, Become a Seller for admins without a shop. */
+/** The tabs a role sees (docs/product-rules.md §2): Sell for sellers and admins, Become a Seller for admins without a shop. */
 export function visibleTabs(role: UserRole, hasProfile: boolean): HomeTab[] {
   if (role === 'customer') return ['browse'];
   if (role === 'seller') return ['browse', 'sell'];
@@ -15,14 +15,14 @@ export function visibleTabs(role: UserRole, hasProfile: boolean): HomeTab[] {
 export interface TabResolution {
   /** The tab to show now. */
   tab: HomeTab;
-  /** Where the URL's ?tab= should move (the spec's automatic moves), or null to leave it. */
+  /** Where the URL's ?tab= should move (the product rules' automatic moves), or null to leave it. */
   redirect: HomeTab | null;
   /** The move happened because the role may not see the requested tab ('Access Restricted'). */
   restricted: boolean;
 }
 
 /**
- * Which home tab to show for `?tab=` (spec §4): a seller (or admin) with a shop who did not pick a tab lands on
+ * Which home tab to show for `?tab=` (docs/product-rules.md §4): a seller (or admin) with a shop who did not pick a tab lands on
  * Sell; a customer asking for Sell (or Become a Seller) goes back to Browse with 'Access Restricted'; a seller
  * asking for Become a Seller goes to their Sell tab. An admin with a shop may still open Become a Seller, which
  * then says 'Already a Seller'.

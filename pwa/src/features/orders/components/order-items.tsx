@@ -3,7 +3,7 @@ import type { OrderItem } from '../../../../../api/contract/orders';
 import { ProductThumb } from '../../../components/ui/product-thumb';
 import { formatPrice } from '../../../lib/format';
 
-/** The lines of an order card: image, name, quantity × unit price, line total (2 decimals, spec §9). */
+/** The lines of an order card: image, name, quantity × unit price, line total (2 decimals, docs/product-rules.md §9). */
 export function OrderItems({ items }: { items: OrderItem[] }) {
   const { t } = useTranslation();
   return (
@@ -18,11 +18,11 @@ export function OrderItems({ items }: { items: OrderItem[] }) {
               <p className="text-muted">
                 {t('orders.quantityTimesPrice', {
                   quantity: item.quantity,
-                  price: formatPrice(item.price, 'order', t('common.priceNotAvailable')),
+                  price: formatPrice(item.price, t('common.priceNotAvailable')),
                 })}
               </p>
             </div>
-            <p className="shrink-0 text-sm font-medium text-ink">{formatPrice(item.lineTotal, 'order')}</p>
+            <p className="shrink-0 text-sm font-medium text-ink">{formatPrice(item.lineTotal)}</p>
           </li>
         );
       })}

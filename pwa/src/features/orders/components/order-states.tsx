@@ -6,7 +6,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 
-/** Three skeleton order cards while a list loads (spec §9: 3 elsewhere). */
+/** Three skeleton order cards while a list loads (docs/product-rules.md §9: 3 elsewhere). */
 export function OrderListSkeleton() {
   const { t } = useTranslation();
   return (

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
 import { statusBadgeVariant } from '../invoice';
 
-/** An order status with the spec's badge style (§4). */
+/** An order status with the product rules' badge style (docs/product-rules.md §4). */
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   return (

@@ -8,13 +8,14 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { formatPrice } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { orderQueries } from '../api';
 import { formatOrderDate } from '../components/format-date';
-import { OrderItems } from '../components/order-items';
-import { NoOrders, OrderListError, OrderListSkeleton, PaymentLine } from '../components/order-states';
-import { Pagination } from '../components/pagination';
+import { OrderCardBody } from '../components/order-card-body';
+import { NoOrders, OrderListError, OrderListSkeleton } from '../components/order-states';
+import { Pagination } from '../../../components/pagination';
+import { ORDERS_PAGINATION } from '../components/pagination-keys';
+import { pageItems } from '../invoice';
 import { StatusBadge } from '../components/status-badge';
 
 const FILTERS = ['all', 'in-progress', 'completed'] as const;
@@ -25,7 +26,7 @@ function readPage(value: string | null): number {
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
 }
 
-/** /orders (spec §2): the customer's orders, filter and page in the URL, 20 per page. */
+/** /orders (docs/product-rules.md §2): the customer's orders, filter and page in the URL, 20 per page. */
 export default function CustomerOrdersPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('orders.myOrders'));
@@ -115,6 +116,9 @@ export default function CustomerOrdersPage() {
             ))}
           </ul>
           <Pagination
+            labels={ORDERS_PAGINATION}
+            className="mt-8 print:hidden"
+            items={pageItems(orders.data.pagination.currentPage, orders.data.pagination.totalPages)}
             page={orders.data.pagination.currentPage}
             totalPages={orders.data.pagination.totalPages}
             hrefFor={(p) => hrefFor({ page: p })}
@@ -141,24 +145,7 @@ function CustomerOrderCard({ order }: { order: Order }) {
         </div>
         <StatusBadge status={order.status} />
       </div>
-      <div className="mt-3">
-        <OrderItems items={order.items} />
-      </div>
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-3">
-        <div className="text-sm">
-          <p className="font-semibold text-ink">
-            {t('orders.total')}:{' '}
-            <span data-testid="order-total">{formatPrice(order.totalAmount, 'order')}</span>
-          </p>
-          <p className="text-muted">
-            <PaymentLine method={order.paymentMethod} status={order.paymentStatus} />
-          </p>
-        </div>
-        <Link to={`/orders/${order.id}`} className={buttonClasses('outline', 'sm')}>
-          {t('orders.viewInvoice')}
-          <span className="sr-only"> {t('orders.orderNumber', { id: order.id })}</span>
-        </Link>
-      </div>
+      <OrderCardBody order={order} />
     </Card>
   );
 }

@@ -10,10 +10,11 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { orderQueries } from '../api';
 import { formatOrderDate } from '../components/format-date';
 import { PaymentLine } from '../components/order-states';
+import { GstInvoice, InvoicePdfLink } from '../components/gst-invoice';
 import { GivenRating, RatingForm } from '../components/rating';
 import { StatusBadge } from '../components/status-badge';
 import { invoiceTotals } from '../invoice';
@@ -25,7 +26,7 @@ function parseOrderId(value: string | undefined): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
-/** /orders/{orderId} (spec §2): the printable invoice (§9) and, on a delivered order, the ratings. */
+/** /orders/{orderId} (docs/product-rules.md §2): the printable invoice (§9) and, on a delivered order, the ratings. */
 export default function OrderDetailsPage() {
   const { t } = useTranslation();
   const { orderId } = useParams();
@@ -82,6 +83,7 @@ export default function OrderDetailsPage() {
       <div className="mx-auto max-w-4xl px-3 py-6 sm:px-4 md:py-10">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2 print:hidden">
           {back}
+          <InvoicePdfLink orderId={order.data.id} />
           <Button variant="outline" size="sm" onClick={() => window.print()}>
             <Printer aria-hidden="true" className="h-4 w-4" />
             {t('orders.invoice.print')}
@@ -99,7 +101,7 @@ function Invoice({ order }: { order: Order }) {
   const totals = invoiceTotals(order);
   const s = order.seller;
   const sellerPlace = [s.city, s.state, s.pincode].filter(Boolean).join(', ');
-  const money = (v: string) => formatPrice(v, 'order', t('common.priceNotAvailable'));
+  const money = (v: string) => formatPrice(v, t('common.priceNotAvailable'));
   const showRatings = order.status === 'delivered' && order.items.some((i) => i.canRate || i.rating);
 
   return (
@@ -222,6 +224,8 @@ function Invoice({ order }: { order: Order }) {
           </dd>
         </div>
       </dl>
+
+      <GstInvoice orderId={order.id} />
 
       {showRatings && (
         <section

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { ORDER_STATUSES, ORDER_TRANSITIONS, type OrderStatus } from '../../../../../api/contract/constants';
 import type { Order } from '../../../../../api/contract/orders';
@@ -16,15 +16,16 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { orderQueries, useUpdateOrderStatusMutation } from '../api';
 import { formatOrderDate } from '../components/format-date';
-import { OrderItems } from '../components/order-items';
-import { NoOrders, OrderListError, OrderListSkeleton, PaymentLine } from '../components/order-states';
-import { Pagination } from '../components/pagination';
+import { OrderCardBody } from '../components/order-card-body';
+import { NoOrders, OrderListError, OrderListSkeleton } from '../components/order-states';
+import { Pagination } from '../../../components/pagination';
+import { ORDERS_PAGINATION } from '../components/pagination-keys';
+import { pageItems } from '../invoice';
 import { StatusBadge } from '../components/status-badge';
 
 type Filter = 'all' | OrderStatus;
@@ -34,7 +35,7 @@ function readPage(value: string | null): number {
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
 }
 
-/** /seller/orders (spec §2): the shop's orders, status filter and page in the URL, 10 per page. */
+/** /seller/orders (docs/product-rules.md §2): the shop's orders, status filter and page in the URL, 10 per page. */
 export default function SellerOrdersPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('orders.sellerTitle'));
@@ -47,7 +48,7 @@ export default function SellerOrdersPage() {
   const page = readPage(params.get('page'));
   const orders = useQuery(orderQueries.sellerList({ page, status: filter === 'all' ? undefined : filter }));
   const session = useQuery(sessionQuery());
-  // Only the shop's seller moves orders (admins may look, spec §6).
+  // Only the shop's seller moves orders (admins may look, docs/product-rules.md §6).
   const canUpdate = session.data?.role === 'seller';
 
   const onFilter = (next: Filter) => {
@@ -112,6 +113,9 @@ export default function SellerOrdersPage() {
             ))}
           </ul>
           <Pagination
+            labels={ORDERS_PAGINATION}
+            className="mt-8 print:hidden"
+            items={pageItems(orders.data.pagination.currentPage, orders.data.pagination.totalPages)}
             page={orders.data.pagination.currentPage}
             totalPages={orders.data.pagination.totalPages}
             hrefFor={hrefFor}
@@ -201,23 +205,7 @@ function SellerOrderCard({ order, canUpdate }: { order: Order; canUpdate: boolea
         </section>
       </div>
 
-      <div className="mt-3">
-        <OrderItems items={order.items} />
-      </div>
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-3 text-sm">
-        <div>
-          <p className="font-semibold text-ink">
-            {t('orders.total')}: {formatPrice(order.totalAmount, 'order')}
-          </p>
-          <p className="text-muted">
-            <PaymentLine method={order.paymentMethod} status={order.paymentStatus} />
-          </p>
-        </div>
-        <Link to={`/orders/${order.id}`} className={buttonClasses('outline', 'sm')}>
-          {t('orders.viewInvoice')}
-          <span className="sr-only"> {t('orders.orderNumber', { id: order.id })}</span>
-        </Link>
-      </div>
+      <OrderCardBody order={order} />
     </Card>
   );
 }

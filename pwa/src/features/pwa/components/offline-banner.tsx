@@ -29,7 +29,7 @@ export function OfflineBanner() {
 
   const visible = !online || backOnline;
   return (
-    <div role="status" data-testid="offline-banner" className={cn('w-full sm:w-auto', !visible && 'sr-only')}>
+    <div role="status" data-testid="offline-banner" className={visible ? 'w-full sm:w-auto' : 'sr-only'}>
       {visible && (
         <p
           className={cn(

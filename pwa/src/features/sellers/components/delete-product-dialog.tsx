@@ -15,7 +15,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { useDeleteProductMutation } from '../api';
 
-/** Asks the spec's question before deleting; orders that include the product stay intact (soft delete). */
+/** Asks the product rules' question before deleting; orders that include the product stay intact (soft delete). */
 export function DeleteProductDialog({
   product,
   onOpenChange,

@@ -11,7 +11,7 @@ import { Label } from '../../../components/ui/label';
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
-/** An image URL the add form accepts (spec §5): http(s) with a path ending jpg, jpeg, png, webp or gif. */
+/** An image URL the add form accepts (docs/product-rules.md §5): http(s) with a path ending jpg, jpeg, png, webp or gif. */
 export function isAddableImageUrl(value: string): boolean {
   const v = value.trim();
   return /^https?:\/\//i.test(v) && isAcceptableImageSource(v);
@@ -69,7 +69,7 @@ export function ImageEditor({
     });
 
   const addUrl = () => {
-    // An invalid URL is silently rejected (spec §5); the disabled button already says it cannot be added.
+    // An invalid URL is silently rejected (docs/product-rules.md §5); the disabled button already says it cannot be added.
     if (!urlOk || disabled) return;
     add([url.trim()]);
     setUrl('');

@@ -1,12 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
-import { errorMessage } from '../../../lib/api-client';
-import { translateMessage } from '../../../lib/i18n';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sellerQueries } from '../api';
-import { ErrorCard, SellerPageSkeleton } from './page-states';
+import { useOwnProfile } from './page-states';
 
 /**
  * The frame of the pages that create a shop (/seller/profile/setup, /seller/register): title and subtitle,
@@ -22,20 +16,10 @@ export function NewShopPage({
   subtitle: string;
   children: ReactNode;
 }) {
-  const { t } = useTranslation();
-  const profile = useQuery(sellerQueries.profile());
-  useDocumentTitle(title);
+  const { profile, pending } = useOwnProfile(title);
 
-  let body;
-  if (profile.isPending) body = <SellerPageSkeleton label={t('common.loading')} />;
-  else if (profile.isError)
-    body = (
-      <ErrorCard
-        title={t('seller.dashboard.failedToLoadProfile')}
-        message={translateMessage(errorMessage(profile.error))}
-        onRetry={() => void profile.refetch()}
-      />
-    );
+  let body: ReactNode;
+  if (pending) body = pending;
   else if (profile.data) return <Navigate to="/seller/dashboard" replace />;
   else body = children;
 

@@ -1,10 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/i18n';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { sellerQueries } from '../api';
 
-/** Three skeleton blocks while a seller page loads (spec §9: 3 skeletons outside product grids). */
+/** Three skeleton blocks while a seller page loads (docs/product-rules.md §9: 3 skeletons outside product grids). */
 export function SellerPageSkeleton({ label }: { label: string }) {
   return (
     <div role="status" aria-label={label} className="space-y-4">
@@ -45,4 +51,26 @@ export function ErrorCard({
       </CardContent>
     </Card>
   );
+}
+
+/**
+ * The seller's own profile for a page that needs it (`title` becomes the document title), and what the page shows
+ * while it is not there: the skeleton while it loads, the error card when it failed; `pending` is null once the
+ * profile query has an answer (which may be "no shop": null).
+ */
+export function useOwnProfile(title: string) {
+  const { t } = useTranslation();
+  const profile = useQuery(sellerQueries.profile());
+  useDocumentTitle(title);
+  let pending: ReactNode = null;
+  if (profile.isPending) pending = <SellerPageSkeleton label={t('common.loading')} />;
+  else if (profile.isError)
+    pending = (
+      <ErrorCard
+        title={t('seller.dashboard.failedToLoadProfile')}
+        message={translateMessage(errorMessage(profile.error))}
+        onRetry={() => void profile.refetch()}
+      />
+    );
+  return { profile, pending };
 }

@@ -9,6 +9,7 @@ import {
   type ProductCreateInput,
   type ProductUpdateInput,
 } from '../../../../../api/contract/products';
+import { ALL_PURITIES, METAL_PURITIES, METALS, type Metal } from '../../../../../api/contract/pricing';
 import { Button } from '../../../components/ui/button';
 import { Field, InputField, TextareaField } from '../../../components/ui/field';
 import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
@@ -16,7 +17,12 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatCategory } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useCreateProductMutation, useUpdateProductMutation } from '../api';
-import { apiFieldErrors, focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
+import {
+  apiFieldErrors,
+  focusFirstInvalid,
+  zodFieldErrors,
+  type FieldErrors,
+} from '../../../lib/form-errors';
 import { ImageEditor } from './image-editor';
 import { ListEditor } from './list-editor';
 
@@ -43,6 +49,16 @@ const TEXT_FIELDS = [
   'stoneCharges',
   'discountAmount',
   'gstAmount',
+  // Rate-linked pricing and hallmark (docs/product-rules.md §10).
+  'pricingMode',
+  'metal',
+  'metalPurity',
+  'netWeight',
+  'makingType',
+  'makingValue',
+  'huid',
+  'certificateLab',
+  'certificateNumber',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade';
@@ -53,11 +69,13 @@ interface ProductValues extends Record<TextField, string> {
   isCustomMade: boolean;
 }
 
-/** Spec §3: a new product defaults to price 0 and stock 1. */
+/** docs/product-rules.md §3: a new product defaults to price 0 and stock 1. */
 const NEW_PRODUCT: ProductValues = {
   ...(Object.fromEntries(TEXT_FIELDS.map((f) => [f, ''])) as Record<TextField, string>),
   price: '0',
   stockQuantity: '1',
+  pricingMode: 'fixed',
+  makingType: 'percent',
   images: [],
   sizeAvailable: [],
   isCustomMade: false,
@@ -65,8 +83,19 @@ const NEW_PRODUCT: ProductValues = {
 
 function valuesOf(product: Product): ProductValues {
   const values = { ...NEW_PRODUCT };
+  const fields = {
+    ...product,
+    pricingMode: product.rateLinked ? 'rate' : 'fixed',
+    metal: product.rateLinked?.metal,
+    metalPurity: product.rateLinked?.purity,
+    netWeight: product.rateLinked?.netWeight,
+    makingType: product.rateLinked?.makingType ?? 'percent',
+    makingValue: product.rateLinked?.makingValue,
+    certificateLab: product.certificate?.lab,
+    certificateNumber: product.certificate?.number,
+  } as Record<string, unknown>;
   for (const f of TEXT_FIELDS) {
-    const v = product[f];
+    const v = fields[f];
     values[f] = v === null || v === undefined ? '' : String(v);
   }
   values.images = product.images.map((i) => i.url);
@@ -76,12 +105,17 @@ function valuesOf(product: Product): ProductValues {
 }
 
 const REQUIRED_ON_UPDATE = new Set<TextField>(['name', 'description', 'price', 'category', 'material']);
+const RATE_FIELDS = new Set<TextField>(['metal', 'metalPurity', 'netWeight', 'makingType', 'makingValue']);
 
 /** A new product's body: only the fields given (the create schema is strict). */
 function createBody(values: ProductValues): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  const rateLinked = values.pricingMode === 'rate';
   for (const f of TEXT_FIELDS) {
     const v = values[f].trim();
+    // A rate-linked price comes from the shop's rate; a fixed price has no metal fields.
+    if (f === 'price' && rateLinked) continue;
+    if (RATE_FIELDS.has(f) && !rateLinked) continue;
     if (v !== '' || REQUIRED_ON_UPDATE.has(f)) body[f] = v;
   }
   body.images = values.images;
@@ -105,7 +139,7 @@ function updateBody(id: number, before: ProductValues, after: ProductValues): Re
   return body;
 }
 
-/** The add and edit sheet: every product field of spec §3 with the rules of §5. */
+/** The add and edit sheet: every product field of docs/product-rules.md §3 with the rules of §5. */
 export function ProductSheet({
   open,
   onOpenChange,
@@ -240,10 +274,49 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
     </Field>
   );
 
+  const choice = (field: TextField, label: string, options: [string, string][], placeholder = false) => (
+    <Field label={label} error={errors[field]}>
+      {(control) => (
+        <select
+          {...control}
+          name={field}
+          value={values[field]}
+          onChange={(e) => set(field, e.target.value)}
+          className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40 aria-[invalid=true]:border-red-700"
+        >
+          {placeholder && <option value="">{label}</option>}
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+
+  const pricingText = (
+    field: TextField,
+    labelKey: string,
+    inputMode?: 'decimal' | 'numeric',
+    hint?: string,
+  ) => (
+    <InputField
+      label={t(`seller.productPricing.${labelKey}`)}
+      error={errors[field]}
+      hint={hint}
+      name={field}
+      inputMode={inputMode}
+      autoComplete="off"
+      value={values[field]}
+      onChange={(e) => set(field, e.target.value)}
+    />
+  );
+
   const section = (title: string, children: ReactNode) => (
     <fieldset className="space-y-4">
       <legend className="mb-2 text-base font-semibold text-brand-800">{title}</legend>
-      <div className="grid gap-4 sm:grid-cols-2">{children}</div>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</div>
     </fieldset>
   );
 
@@ -265,7 +338,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
                   onChange={(e) => set('description', e.target.value)}
                 />
               </div>
-              {text('price', { unit: '₹', inputMode: 'decimal' })}
+              {values.pricingMode === 'rate' ? null : text('price', { unit: '₹', inputMode: 'decimal' })}
               {text('stockQuantity', { optional: true, inputMode: 'numeric' })}
               {select('category', PRODUCT_CATEGORIES)}
               {select('material', PRODUCT_MATERIALS)}
@@ -282,6 +355,43 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
               </label>
             </>,
           )}
+        </fieldset>
+
+        <fieldset disabled={saving} className="space-y-4" data-testid="pricing-fields">
+          <legend className="mb-2 text-base font-semibold text-brand-800">
+            {t('seller.productPricing.legend')}
+          </legend>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            {choice('pricingMode', t('seller.productPricing.mode'), [
+              ['fixed', t('seller.productPricing.fixed')],
+              ['rate', t('seller.productPricing.rate')],
+            ])}
+            {values.pricingMode === 'rate' && (
+              <>
+                {choice(
+                  'metal',
+                  t('seller.productPricing.metal'),
+                  METALS.map((m) => [m, t(`catalog.pricing.metals.${m}`)]),
+                  true,
+                )}
+                {choice(
+                  'metalPurity',
+                  t('seller.productPricing.purity'),
+                  (values.metal ? METAL_PURITIES[values.metal as Metal] : ALL_PURITIES).map((p) => [p, p]),
+                  true,
+                )}
+                {pricingText('netWeight', 'netWeight', 'decimal', t('seller.productPricing.grossWeightHint'))}
+                {choice('makingType', t('seller.productPricing.makingType'), [
+                  ['percent', t('seller.productPricing.percent')],
+                  ['per_gram', t('seller.productPricing.perGram')],
+                ])}
+                {pricingText('makingValue', 'makingValue', 'decimal')}
+              </>
+            )}
+            {pricingText('huid', 'huid', undefined, t('seller.productPricing.huidHint'))}
+            {pricingText('certificateLab', 'certificateLab')}
+            {pricingText('certificateNumber', 'certificateNumber')}
+          </div>
         </fieldset>
 
         <ImageEditor

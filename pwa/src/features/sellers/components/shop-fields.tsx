@@ -45,7 +45,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The shop profile fields shared by the setup, registration and profile forms. Required ones are marked in
- * the label; hints carry the spec's '10-digit mobile number' and the unique URL-friendly slug.
+ * the label; hints carry the product rules' '10-digit mobile number' and the unique URL-friendly slug.
  */
 export function ShopFields({
   values,
@@ -99,7 +99,7 @@ export function ShopFields({
   );
 
   return (
-    <fieldset className="grid gap-4 sm:grid-cols-2" disabled={disabled}>
+    <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2" disabled={disabled}>
       <legend className="sr-only">{t('seller.form.legend')}</legend>
       {text('shopName', {
         autoComplete: 'organization',

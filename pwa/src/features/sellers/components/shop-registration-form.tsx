@@ -9,11 +9,16 @@ import {
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
-import { apiFieldErrors, focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
+import {
+  apiFieldErrors,
+  focusFirstInvalid,
+  zodFieldErrors,
+  type FieldErrors,
+} from '../../../lib/form-errors';
 import { EMPTY_SHOP_VALUES, ShopFields, type ShopField, type ShopValues } from './shop-fields';
 
 /**
- * The seller registration form of spec §5 (plus established date and certifications), used by the new
+ * The seller registration form of docs/product-rules.md §5 (plus established date and certifications), used by the new
  * seller's shop setup and the admin's registration page. What was typed stays on failure.
  */
 export function ShopRegistrationForm({
@@ -57,7 +62,7 @@ export function ShopRegistrationForm({
       toast.success(t('seller.setup.created', { shopName: profile.shopName }));
       onCreated(profile);
     } catch (err) {
-      setErrors(apiFieldErrors<ShopField>(err));
+      setErrors(apiFieldErrors<ShopField>(err, { url_slug_taken: 'urlSlug' }));
       focusFirstInvalid(formRef.current);
       if (!onFailure?.(err)) {
         toast.error(t('seller.setup.failed'), { description: translateMessage(errorMessage(err)) });

@@ -13,14 +13,17 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatCategory, formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { DASHBOARD_PRODUCTS_LIMIT, sellerQueries } from '../api';
 import { ApprovalBanner } from '../components/approval-banner';
+import { RatesCard } from '../components/rates-card';
+import { TaxSettingsCard } from '../components/tax-settings-card';
 import { ErrorCard, SellerPageSkeleton } from '../components/page-states';
 import { SetupGuide, type GuideStep } from '../components/setup-guide';
 import { MISSING_SHOWN, profileCompletion } from '../utils/profile-completion';
-import { storePath } from '../utils/store-link';
+import { storePath } from '../../../lib/store-path';
 import { useGuideDismissed } from '../utils/use-guide-dismissed';
+import { useExtensions } from '../../../app/extensions';
 
 /** /seller/dashboard (any signed-in role): the shop at a glance, the setup guide and the product list. */
 export default function DashboardPage() {
@@ -84,6 +87,7 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
   const { t } = useTranslation();
   const products = useQuery(sellerQueries.products(profile.userId, 1, DASHBOARD_PRODUCTS_LIMIT));
   const [dismissed, dismiss] = useGuideDismissed(user.id);
+  const { sellerDashboard } = useExtensions();
   const completion = profileCompletion(profile);
   const store = storePath(profile);
   const productCount = products.data?.pagination.totalProducts;
@@ -105,7 +109,11 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
 
       {!dismissed && <SetupGuide steps={steps} storeUrl={store} onDismiss={dismiss} />}
 
-      <div className="grid gap-4 md:grid-cols-3">
+      {sellerDashboard.map((Entry, i) => (
+        <Entry key={i} />
+      ))}
+
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
         <Card>
           <CardHeader className="flex flex-row items-center gap-2">
             <UserRoundCog aria-hidden="true" className="h-5 w-5 text-brand-700" />
@@ -192,6 +200,11 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
         </Card>
       </div>
 
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        <RatesCard />
+        <TaxSettingsCard />
+      </div>
+
       <section id="url-management" aria-labelledby="url-management-title" className="scroll-mt-20 space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="url-management-title" className="text-2xl font-semibold text-ink">
@@ -227,7 +240,7 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
             />
           </Card>
         ) : (
-          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {products.data.products.map((p) => (
               <li key={p.id}>
                 <Card className="flex h-full gap-3 p-3">
@@ -243,9 +256,7 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
                   )}
                   <div className="min-w-0 space-y-1">
                     <p className="truncate font-medium text-ink">{p.name}</p>
-                    <p className="text-sm text-ink">
-                      {formatPrice(p.price, 'whole', t('common.priceNotAvailable'))}
-                    </p>
+                    <p className="text-sm text-ink">{formatPrice(p.price, t('common.priceNotAvailable'))}</p>
                     <p className="text-xs text-muted capitalize">
                       {formatCategory(p.category)} · {formatCategory(p.material)}
                     </p>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, ExternalLink, Package, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -13,12 +14,11 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { formatCategory, formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { PRODUCTS_PAGE_LIMIT, sellerQueries } from '../api';
 import { DeleteProductDialog } from '../components/delete-product-dialog';
-import { ErrorCard, SellerPageSkeleton } from '../components/page-states';
+import { ErrorCard, useOwnProfile } from '../components/page-states';
 import { ProductSheet } from '../components/product-sheet';
-import { storePath } from '../utils/store-link';
+import { storePath } from '../../../lib/store-path';
 
 function pageFrom(value: string | null): number {
   const n = Number(value);
@@ -28,19 +28,10 @@ function pageFrom(value: string | null): number {
 /** /seller/products (seller, admin): the product table with add and edit sheets, delete, and paging. */
 export default function ProductsPage() {
   const { t } = useTranslation();
-  const profile = useQuery(sellerQueries.profile());
-  useDocumentTitle(t('seller.products.title'));
+  const { profile, pending } = useOwnProfile(t('seller.products.title'));
 
-  let body;
-  if (profile.isPending) body = <SellerPageSkeleton label={t('common.loading')} />;
-  else if (profile.isError)
-    body = (
-      <ErrorCard
-        title={t('seller.dashboard.failedToLoadProfile')}
-        message={translateMessage(errorMessage(profile.error))}
-        onRetry={() => void profile.refetch()}
-      />
-    );
+  let body: ReactNode;
+  if (pending) body = pending;
   else if (!profile.data)
     body = (
       <Card>
@@ -186,7 +177,7 @@ function Products({ profile }: { profile: SellerProfile }) {
                       {formatCategory(p.category)} · {formatCategory(p.material)}
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap">
-                      {formatPrice(p.price, 'whole', t('common.priceNotAvailable'))}
+                      {formatPrice(p.price, t('common.priceNotAvailable'))}
                     </td>
                     <td className="hidden px-4 py-3 sm:table-cell">{p.stockQuantity ?? '—'}</td>
                     <td className="hidden px-4 py-3 sm:table-cell">

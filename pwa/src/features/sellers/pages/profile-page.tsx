@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { UserRoundX } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
@@ -10,11 +11,10 @@ import { Card, CardContent, CardDescription, CardHeader } from '../../../compone
 import { EmptyState } from '../../../components/ui/empty-state';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { sessionQuery } from '../../accounts/api';
-import { sellerQueries, useUpdateSellerProfileMutation } from '../api';
+import { sessionQuery } from '../../../lib/session';
+import { useUpdateSellerProfileMutation } from '../api';
 import { ApprovalBanner } from '../components/approval-banner';
-import { ErrorCard, SellerPageSkeleton } from '../components/page-states';
+import { useOwnProfile } from '../components/page-states';
 import {
   SHOP_TEXT_FIELDS,
   ShopFields,
@@ -23,8 +23,13 @@ import {
   type ShopValues,
 } from '../components/shop-fields';
 import { VideoSettings } from '../components/video-settings';
-import { apiFieldErrors, focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../utils/form-errors';
-import { storePath } from '../utils/store-link';
+import {
+  apiFieldErrors,
+  focusFirstInvalid,
+  zodFieldErrors,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { storePath } from '../../../lib/store-path';
 
 /** Required on the profile: left blank they are refused ('X is required.'), not silently skipped. */
 const REQUIRED = new Set<ShopTextField>(['shopName', 'shopAddress', 'city', 'state', 'pincode', 'phone']);
@@ -36,7 +41,7 @@ function valuesOf(profile: SellerProfile): ShopValues {
 }
 
 /**
- * What to send: the fields that changed, trimmed; blank optional fields are omitted (spec §5), blank required
+ * What to send: the fields that changed, trimmed; blank optional fields are omitted (docs/product-rules.md §5), blank required
  * ones are kept so the schema says which is required.
  */
 export function profileChanges(before: ShopValues, after: ShopValues): Record<string, unknown> {
@@ -56,19 +61,10 @@ export function profileChanges(before: ShopValues, after: ShopValues): Record<st
 /** /seller/profile (seller, admin): the shop profile form and the #video-settings section. */
 export default function ProfilePage() {
   const { t } = useTranslation();
-  const profile = useQuery(sellerQueries.profile());
-  useDocumentTitle(t('seller.profile.title'));
+  const { profile, pending } = useOwnProfile(t('seller.profile.title'));
 
-  let body;
-  if (profile.isPending) body = <SellerPageSkeleton label={t('common.loading')} />;
-  else if (profile.isError)
-    body = (
-      <ErrorCard
-        title={t('seller.dashboard.failedToLoadProfile')}
-        message={translateMessage(errorMessage(profile.error))}
-        onRetry={() => void profile.refetch()}
-      />
-    );
+  let body: ReactNode;
+  if (pending) body = pending;
   else if (!profile.data) body = <NoProfile />;
   else
     body = (
@@ -146,7 +142,7 @@ function ProfileForm({ profile }: { profile: SellerProfile }) {
       setErrors({});
       toast.success(t('seller.profile.saved'));
     } catch (err) {
-      setErrors(apiFieldErrors<ShopField>(err));
+      setErrors(apiFieldErrors<ShopField>(err, { url_slug_taken: 'urlSlug' }));
       focusFirstInvalid(formRef.current);
       toast.error(t('seller.profile.saveFailed'), { description: translateMessage(errorMessage(err)) });
     }

@@ -5,14 +5,14 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { ApiError } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
-import { sessionQuery } from '../../accounts/api';
+import { sessionQuery } from '../../../lib/session';
 import { useRegisterSellerMutation } from '../api';
-import { FormAlert } from '../components/form-alert';
+import { FormAlert } from '../../../components/form-alert';
 import { NewShopPage } from '../components/new-shop-page';
 import { ShopRegistrationForm } from '../components/shop-registration-form';
 
 /**
- * /seller/register: the registration form, an admin tool (spec §6). With a profile it goes to the dashboard;
+ * /seller/register: the registration form, an admin tool (docs/product-rules.md §6). With a profile it goes to the dashboard;
  * for anyone else the server's refusal ('Seller registration is only available for administrators.') shows.
  */
 export default function RegisterPage() {

@@ -13,7 +13,7 @@ export const COMPLETION_FIELDS = [
 ] as const;
 export type CompletionField = (typeof COMPLETION_FIELDS)[number];
 
-/** How many of the missing fields the dashboard names (spec §9). */
+/** How many of the missing fields the dashboard names (docs/product-rules.md §9). */
 export const MISSING_SHOWN = 3;
 
 function filled(profile: SellerProfile, field: CompletionField): boolean {

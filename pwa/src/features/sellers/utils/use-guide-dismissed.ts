@@ -10,7 +10,7 @@ function read(userId: number): boolean {
   }
 }
 
-/** Whether this user dismissed the setup guide on this device (spec §2: remembered per user locally). */
+/** Whether this user dismissed the setup guide on this device (docs/product-rules.md §2: remembered per user locally). */
 export function useGuideDismissed(userId: number): [boolean, () => void] {
   const [state, setState] = useState(() => ({ userId, dismissed: read(userId) }));
   // Another user signed in on the same page: read their own choice.

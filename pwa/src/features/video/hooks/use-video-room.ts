@@ -8,18 +8,31 @@ import {
   type VideoTokenResponse,
 } from '../../../../../api/contract/video';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { signallingApi, videoQueries } from '../api';
+import { fetchIceServers, signallingApi, videoQueries } from '../api';
 import { stopLocalMedia, takeLocalMedia } from '../lib/local-media';
+import { watchCallStats, type ConnectionQuality } from '../lib/call-stats';
 import { markCall } from '../lib/marks';
-import { connectP2p, prepareCallerPeer, SIGNAL_POLL_RINGING_MS } from '../providers/p2p';
-import { VideoConnectError, type VideoConnector, type VideoSession } from '../providers/types';
+import {
+  connectP2p,
+  prepareCallerPeer,
+  SIGNAL_POLL_RINGING_MS,
+  SIGNAL_POLL_STREAMING_MS,
+} from '../providers/p2p';
+import { isStreamOpen, onStreamEvent } from '../../../lib/event-stream';
+import {
+  CallEndedError,
+  VideoConnectError,
+  type CallEndReason,
+  type VideoConnector,
+  type VideoSession,
+} from '../providers/types';
 
 /** Where the video connection is. */
 export type VideoPhase = 'idle' | 'loading' | 'connected' | 'failed';
 
 export interface VideoRoomState {
   phase: VideoPhase;
-  /** The reason shown as 'Call Failed - {reason}' (English, from the spec's table). */
+  /** The reason shown as 'Call Failed - {reason}' (English, from the table in docs/product-rules.md §8). */
   error: string | null;
   /** A transient notice while retrying (e.g. the token-expired text). */
   notice: string | null;
@@ -31,6 +44,14 @@ export interface VideoRoomState {
   toggleVideo: () => void;
   /** Leaves the room; `hangUp` tells the other side at once (p2p 'bye'). */
   leave: (opts?: { hangUp?: boolean }) => void;
+  /** Media dropped without a hang-up and is being restored (since, epoch ms; whose network seems gone). */
+  reconnecting: { since: number; localOffline: boolean } | null;
+  /** The call had to end on its own (no network path, or media lost too long); `error` says why. */
+  endReason: CallEndReason | null;
+  /** From the call's statistics, while connected. */
+  quality: ConnectionQuality | null;
+  /** The link is too thin for video: audio carries the call. */
+  audioOnly: boolean;
 }
 
 export interface UseVideoRoomOptions {
@@ -62,10 +83,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
     });
   });
 
-/** The spec's mapping, plus the connect timeout (retryable, with its own text). */
+/** The mapping of docs/product-rules.md §8, plus the connect timeout (retryable, with its own text). */
 export function mapConnectError(err: unknown): MappedVideoError {
   if (err instanceof TimeoutError)
     return { message: VIDEO_CONNECTION_MESSAGES.connectTimeout, retryable: true, refetchToken: false };
+  if (err instanceof CallEndedError) return { message: err.message, retryable: false, refetchToken: false };
   if (err instanceof DOMException && (err.name === 'NotAllowedError' || err.name === 'NotFoundError'))
     return mapVideoError({ message: `${err.name}: ${err.message}` });
   return mapVideoError(err as { code?: unknown; message?: unknown });
@@ -98,6 +120,10 @@ export function useVideoRoom({
   const [audioEnabled, setAudioEnabled] = useState(true);
   const [videoEnabled, setVideoEnabled] = useState(true);
   const [generation, setGeneration] = useState(0);
+  const [reconnecting, setReconnecting] = useState<VideoRoomState['reconnecting']>(null);
+  const [endReason, setEndReason] = useState<CallEndReason | null>(null);
+  const [quality, setQuality] = useState<ConnectionQuality | null>(null);
+  const [audioOnly, setAudioOnly] = useState(false);
   const session = useRef<VideoSession | null>(null);
   const captured = useRef<MediaStream | null>(null);
   const capturing = useRef<Promise<MediaStream> | null>(null);
@@ -126,28 +152,45 @@ export function useVideoRoom({
     };
   }, [callId]);
 
-  // The caller's offer is made while it rings (p2p adopts it if the token brings no ICE servers).
+  // The caller's offer is made while it rings, with the relay's candidates when one is configured (p2p adopts
+  // it when the token brings the same ICE servers).
   const prepare = isCaller && !enabled;
   useEffect(() => {
     if (!prepare || preparedPeer.current || !capturing.current) return;
+    const servers = fetchIceServers(callId).then(
+      (r) => r.iceServers as RTCIceServer[],
+      () => [] as RTCIceServer[],
+    );
     // Kept when the call turns active (the first attempt adopts it); closed on unmount if never adopted.
-    preparedPeer.current = capturing.current.then(prepareCallerPeer, () => null);
-  }, [prepare]);
+    preparedPeer.current = Promise.all([capturing.current, servers]).then(
+      ([stream, iceServers]) => prepareCallerPeer(stream, iceServers),
+      () => null,
+    );
+  }, [prepare, callId]);
 
-  // The caller learns of the accept from the fast signalling poll (the 2 s status poll still runs).
+  // The caller learns of the accept from the event stream at once, or from the fast signalling poll while the
+  // stream is not open (the status poll still runs).
   const watchActive = isCaller && !enabled && !!onActive;
   useEffect(() => {
     if (!watchActive) return;
     const ctl = new AbortController();
+    const active = () => {
+      if (ctl.signal.aborted) return;
+      ctl.abort();
+      // Ask for the token now rather than after the re-render that enables the room.
+      void queryClient.prefetchQuery(videoQueries.token(callId));
+      activeSeen.current?.();
+    };
+    const unsubscribe = onStreamEvent('call', (e) => {
+      if (e.callId === callId && e.status === 'active') active();
+    });
     void (async () => {
       while (!ctl.signal.aborted) {
         try {
           const { status } = await signallingApi.list(callId, 0, ctl.signal);
           if (ctl.signal.aborted) return;
           if (status === 'active') {
-            // Ask for the token now rather than after the re-render that enables the room.
-            void queryClient.prefetchQuery(videoQueries.token(callId));
-            activeSeen.current?.();
+            active();
             return;
           }
           // Over before it was answered: the status poll clears the call.
@@ -157,10 +200,13 @@ export function useVideoRoom({
           // Not this user's call (any more): the status poll is authoritative and will clear it.
           if (err instanceof ApiError && err.status >= 400 && err.status < 500) return;
         }
-        await sleep(SIGNAL_POLL_RINGING_MS, ctl.signal);
+        await sleep(isStreamOpen() ? SIGNAL_POLL_STREAMING_MS : SIGNAL_POLL_RINGING_MS, ctl.signal);
       }
     })();
-    return () => ctl.abort();
+    return () => {
+      unsubscribe();
+      ctl.abort();
+    };
   }, [watchActive, callId, queryClient]);
 
   const tokenData = token.data;
@@ -170,10 +216,16 @@ export function useVideoRoom({
     if (!enabled || !tokenData) return;
     const run = new AbortController();
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let stats: ReturnType<typeof watchCallStats> | null = null;
+    const startedAt = Date.now();
 
-    const fail = (message: string) => {
+    const fail = (message: string, reason?: CallEndReason) => {
+      stats?.stop(true);
+      stats = null;
       setNotice(null);
+      setReconnecting(null);
       setError(message);
+      if (reason) setEndReason(reason);
       setPhase('failed');
     };
 
@@ -195,8 +247,11 @@ export function useVideoRoom({
         }
         const mapped = mapConnectError(err);
         if (mapped.retryable) setGeneration((g) => g + 1);
-        else fail(mapped.message);
+        else fail(mapped.message, err instanceof CallEndedError ? err.reason : undefined);
       },
+      onReconnecting: (info: { since: number; localOffline: boolean }) =>
+        !run.signal.aborted && setReconnecting(info),
+      onReconnected: () => !run.signal.aborted && setReconnecting(null),
     };
 
     markCall('token');
@@ -247,6 +302,18 @@ export function useVideoRoom({
             return;
           }
           session.current = joined;
+          if (joined.peer) {
+            stats = watchCallStats({
+              callId,
+              peer: joined.peer,
+              reconnects: joined.reconnects ?? (() => 0),
+              setupMs: Date.now() - startedAt,
+              events: {
+                onQuality: (q) => !run.signal.aborted && setQuality(q),
+                onAudioOnly: (on) => !run.signal.aborted && setAudioOnly(on),
+              },
+            });
+          }
           joined.setAudioEnabled(media.current.audio);
           joined.setVideoEnabled(media.current.video);
           setLocalStream(joined.localStream);
@@ -256,7 +323,8 @@ export function useVideoRoom({
         } catch (err) {
           if (run.signal.aborted) return;
           const mapped = mapConnectError(err);
-          if (!mapped.retryable) return fail(mapped.message);
+          if (!mapped.retryable)
+            return fail(mapped.message, err instanceof CallEndedError ? err.reason : undefined);
           if (attempt >= CALL_LIMITS.retryBackoffMs.length)
             return fail(VIDEO_CONNECTION_MESSAGES.retriesExhausted);
           if (mapped.refetchToken) {
@@ -279,6 +347,8 @@ export function useVideoRoom({
     return () => {
       run.abort();
       clearTimeout(graceTimer);
+      stats?.stop(true);
+      stats = null;
       session.current?.disconnect();
       session.current = null;
     };
@@ -316,5 +386,9 @@ export function useVideoRoom({
     toggleAudio,
     toggleVideo,
     leave,
+    reconnecting,
+    endReason,
+    quality,
+    audioOnly,
   };
 }

@@ -1,27 +1,63 @@
 import type { CallSignal } from '../../../../../api/contract/calls';
+import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
 import { ApiError } from '../../../lib/api-client';
 import { signallingApi } from '../api';
 import { markCall } from '../lib/marks';
-import { VideoConnectError, type ConnectOptions, type VideoConnector, type VideoSession } from './types';
+import { isStreamOpen, onStreamEvent } from '../../../lib/event-stream';
+import {
+  CallEndedError,
+  VideoConnectError,
+  type ConnectOptions,
+  type VideoConnector,
+  type VideoSession,
+} from './types';
 
 /** Signal polling: quick while connecting (each hop of the offer/answer waits for it), relaxed afterwards. */
 export const SIGNAL_POLL_CONNECTING_MS = 150;
 /** The caller's poll while the call rings (up to 30 s), to learn of the accept within a quarter second. */
 export const SIGNAL_POLL_RINGING_MS = 250;
 export const SIGNAL_POLL_CONNECTED_MS = 1500;
+/** While the event stream carries the signals, the poll only guards against a gap (stream down: full pace). */
+export const SIGNAL_POLL_STREAMING_MS = 3000;
 /**
  * How long a description waits for ICE gathering before it is sent. Host candidates (all a LAN or loopback
  * needs) are gathered in a few milliseconds and then travel inside the SDP, instead of one relayed request
  * each that the other side picks up a poll later; slower ones (STUN, TURN) still trickle after this window.
  */
 export const ICE_GATHER_WINDOW_MS = 300;
+/**
+ * The same window while the event stream is open: a trickled candidate then reaches the other side within a
+ * round trip instead of a poll later, so a description waits only for the host candidates (a few ms) and the
+ * slower ones follow it.
+ */
+export const ICE_GATHER_WINDOW_STREAMING_MS = 40;
+const gatherWindow = () => (isStreamOpen() ? ICE_GATHER_WINDOW_STREAMING_MS : ICE_GATHER_WINDOW_MS);
 /** Consecutive failed signalling requests before the attempt counts as a signalling failure (53000). */
 const SIGNAL_FAILURES_ALLOWED = 3;
+/**
+ * A signalling request that has not answered by then is given up and retried: when a network drops, its TCP
+ * connection hangs rather than fails, and the mapping it used may be gone when the network returns.
+ */
+export const SIGNAL_REQUEST_TIMEOUT_MS = 5_000;
+/** The poll while this side's own network is down: often enough to notice its return within a second. */
+export const SIGNAL_POLL_OFFLINE_MS = 1_000;
+/**
+ * From the start of an attempt, how long a first connection may take before the call is given up as having
+ * no network path (both sides behind strict NATs and no relay, or the relay unreachable). Connections that
+ * can succeed do so in well under 2 s, even relayed over 300 ms round trips; Chromium itself declares such
+ * an attempt failed only after about 15 s.
+ */
+export const NO_ROUTE_MS = 12_000;
+/** Media gone this long after a drop ends the call ('connection lost'). */
+export const MEDIA_LOSS_LIMIT_MS = 30_000;
+/** While media is gone the caller restarts ICE this often (a new offer with fresh candidates). */
+export const ICE_RESTART_EVERY_MS = 4_000;
+/** A drop shorter than this often heals by itself (ICE keeps checking the old pairs): restart only after. */
+const ICE_RESTART_AFTER_MS = 1_500;
 
 const SIGNALLING_FAILED = 53000;
 const MEDIA_FAILED = 53405;
 const ROOM_NOT_FOUND = 53106;
-const DISCONNECTED = 53118;
 
 function userIdOf(identity: string): number {
   const n = Number(identity.replace(/^user-/, ''));
@@ -60,6 +96,23 @@ const sleep = (ms: number, signal: AbortSignal) =>
     });
   });
 
+/** This tab answered the call: after a reload it asks for a fresh connection rather than answer old offers. */
+const answeredKey = (callId: number) => `nagai:call-answered:${callId}`;
+function noteAnswered(callId: number) {
+  try {
+    sessionStorage.setItem(answeredKey(callId), '1');
+  } catch {
+    /* storage off: a reload then waits for the caller's next restart instead */
+  }
+}
+function answeredHere(callId: number): boolean {
+  try {
+    return sessionStorage.getItem(answeredKey(callId)) === '1';
+  } catch {
+    return false;
+  }
+}
+
 /** One media transport for audio and video: half the candidates to gather and to check. */
 const BUNDLE_POLICY: RTCBundlePolicy = 'max-bundle';
 
@@ -69,17 +122,26 @@ function newPeer(iceServers: RTCIceServer[], localStream: MediaStream): RTCPeerC
   return peer;
 }
 
+/** The ICE server URLs a prepared peer was made with (its credentials may be older than the token's). */
+const preparedWith = new WeakMap<RTCPeerConnection, string>();
+const urlsOf = (servers: RTCIceServer[]) =>
+  JSON.stringify(servers.flatMap((s) => (Array.isArray(s.urls) ? s.urls : [s.urls])).sort());
+
 /**
- * The caller's peer connection made while the call still rings: its offer is created and its host
- * candidates gathered before the seller accepts, so only the relay hops remain after the accept. It is
- * made without ICE servers (the token that carries them is issued only once the call is active):
- * `connectP2p` adopts it when the token has none (one machine, a LAN) and otherwise closes it and offers
- * afresh. Resolves null if the browser refused.
+ * The caller's peer connection made while the call still rings: its offer is created and its candidates
+ * gathered (host, and with the ICE servers of GET /_api/video/ice-servers, reflexive and relay ones) before
+ * the seller accepts, so only the answer and the checks remain after the accept. `connectP2p` adopts it
+ * when the token lists the same servers, and otherwise closes it and offers afresh. Resolves null if the
+ * browser refused.
  */
-export async function prepareCallerPeer(localStream: MediaStream): Promise<RTCPeerConnection | null> {
+export async function prepareCallerPeer(
+  localStream: MediaStream,
+  iceServers: RTCIceServer[] = [],
+): Promise<RTCPeerConnection | null> {
   let peer: RTCPeerConnection | null = null;
   try {
-    peer = newPeer([], localStream);
+    peer = newPeer(iceServers, localStream);
+    preparedWith.set(peer, urlsOf(iceServers));
     await peer.setLocalDescription(await peer.createOffer());
     markCall('offer-prepared');
     await iceGathered(peer, ICE_GATHER_WINDOW_MS, new AbortController().signal);
@@ -99,11 +161,24 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
   new Promise<VideoSession>((resolve, reject) => {
     const { callId, isCaller, token, events, signal } = opts;
     const iceServers = (token.provider === 'p2p' ? (token.iceServers ?? []) : []) as RTCIceServer[];
-    // A peer prepared while ringing fits only if nothing but host candidates is wanted.
+    // A peer prepared while ringing fits if it was made with the servers this attempt uses.
     let warm: RTCPeerConnection | null = opts.preparedPeer ?? null;
-    if (warm && (!isCaller || iceServers.length > 0 || warm.signalingState !== 'have-local-offer')) {
+    if (
+      warm &&
+      (!isCaller ||
+        preparedWith.get(warm) !== urlsOf(iceServers) ||
+        warm.signalingState !== 'have-local-offer')
+    ) {
       warm.close();
       warm = null;
+    }
+    // The token's fresh relay credentials serve any later gathering (an ICE restart an hour on).
+    if (warm && iceServers.length) {
+      try {
+        warm.setConfiguration({ ...warm.getConfiguration(), iceServers });
+      } catch {
+        /* kept with the credentials it was made with */
+      }
     }
     if (token.provider !== 'p2p') {
       warm?.close();
@@ -121,6 +196,12 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     let settled = false;
     let connectedOnce = false;
     let remoteGone = false;
+    // Media stopped without a hang-up, since this time (epoch ms); null while media flows.
+    let lostAt: number | null = null;
+    let localOffline = false;
+    let lastRestart = 0;
+    let reconnects = 0;
+    let watchdog: ReturnType<typeof setInterval> | undefined;
     let cursor = 0;
     let sid: string | null = isCaller ? randomSid() : null;
     let pc!: RTCPeerConnection;
@@ -146,6 +227,9 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
 
     const close = () => {
       stop.abort();
+      unsubscribe.forEach((u) => u());
+      clearTimeout(noRouteTimer);
+      clearInterval(watchdog);
       try {
         pc?.close();
       } catch {
@@ -156,8 +240,84 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     const send = (kind: 'offer' | 'answer' | 'candidate' | 'bye', payload: Record<string, unknown>) =>
       signallingApi.send(callId, kind, payload).catch((err: unknown) => {
         if (stop.signal.aborted || kind === 'bye') return;
+        // While reconnecting a lost request is expected: the next restart sends afresh.
+        if (lostAt !== null) {
+          setOffline(true);
+          return;
+        }
         finish(new VideoConnectError((err as Error).message || 'Signalling failed', SIGNALLING_FAILED));
       });
+
+    const setOffline = (offline: boolean) => {
+      if (offline === localOffline) return;
+      localOffline = offline;
+      if (lostAt !== null) events.onReconnecting?.({ since: lostAt, localOffline });
+    };
+
+    /** A new offer with fresh ICE credentials on the same peer connection: the call goes on, nobody redials. */
+    const restartIce = async () => {
+      lastRestart = Date.now();
+      const peer = pc;
+      try {
+        // An earlier restart's offer that got no answer (lost while offline) is taken back first.
+        if (peer.signalingState === 'have-local-offer') await peer.setLocalDescription({ type: 'rollback' });
+        if (peer.signalingState !== 'stable') return;
+        trickling = false;
+        await peer.setLocalDescription(await peer.createOffer({ iceRestart: true }));
+        markCall('ice-restart');
+        await iceGathered(peer, gatherWindow(), stop.signal);
+        if (peer !== pc || stop.signal.aborted) return;
+        const local = peer.localDescription;
+        if (!local) return;
+        trickling = true;
+        await send('offer', { sid, restart: true, type: local.type, sdp: local.sdp });
+      } catch {
+        /* tried again on the next tick while media is gone */
+      }
+    };
+
+    /** Media stopped without a hang-up: say so, restart ICE now and then, give up after the limit. */
+    const mediaLost = () => {
+      if (lostAt !== null || !connectedOnce) return;
+      lostAt = Date.now();
+      markCall('media-lost');
+      events.onReconnecting?.({ since: lostAt, localOffline });
+      clearInterval(watchdog);
+      watchdog = setInterval(() => {
+        if (lostAt === null || stop.signal.aborted) {
+          clearInterval(watchdog);
+          return;
+        }
+        const gone = Date.now() - lostAt;
+        if (gone >= MEDIA_LOSS_LIMIT_MS) {
+          finish(new CallEndedError(VIDEO_CONNECTION_MESSAGES.connectionLost, 'connection_lost'));
+          return;
+        }
+        // The caller offers; the callee answers whatever restart arrives.
+        if (
+          isCaller &&
+          !localOffline &&
+          gone >= ICE_RESTART_AFTER_MS &&
+          Date.now() - lastRestart >= ICE_RESTART_EVERY_MS
+        ) {
+          void restartIce();
+        }
+      }, 500);
+    };
+
+    const mediaBack = () => {
+      if (lostAt === null) return;
+      lostAt = null;
+      reconnects++;
+      clearInterval(watchdog);
+      markCall('media-back');
+      events.onReconnected?.();
+    };
+
+    // No path at all (strict NATs and no relay): say so in seconds instead of waiting on a spinner.
+    const noRouteTimer = setTimeout(() => {
+      if (!connectedOnce) finish(new CallEndedError(VIDEO_CONNECTION_MESSAGES.noRoute, 'no_route'));
+    }, NO_ROUTE_MS);
 
     /** A fresh peer connection (or the one prepared while ringing), replacing the current one. */
     const makePeer = (adopt: RTCPeerConnection | null = null) => {
@@ -186,24 +346,23 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
             if (!connectedOnce) {
               markCall('ice-connected');
               connectedOnce = true;
+              clearTimeout(noRouteTimer);
               finish();
-            } else if (remoteGone) {
-              remoteGone = false;
-              events.onRemoteJoined();
+            } else {
+              mediaBack();
+              if (remoteGone) {
+                remoteGone = false;
+                events.onRemoteJoined();
+              }
             }
             break;
           case 'disconnected':
-            if (connectedOnce && !remoteGone) {
-              remoteGone = true;
-              events.onRemoteLeft();
-            }
+            // A network dropped or changed (a hang-up arrives as 'bye'): reconnect, never redial.
+            if (connectedOnce && !remoteGone) mediaLost();
             break;
           case 'failed':
-            if (!connectedOnce) finish(new VideoConnectError('ICE connection failed', MEDIA_FAILED));
-            else if (!remoteGone) {
-              remoteGone = true;
-              events.onRemoteLeft();
-            }
+            if (!connectedOnce) finish(new CallEndedError(VIDEO_CONNECTION_MESSAGES.noRoute, 'no_route'));
+            else if (!remoteGone) mediaLost();
             break;
           default:
             break;
@@ -223,7 +382,7 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         await peer.setLocalDescription(desc);
       }
       markCall(`${kind}-created`);
-      await iceGathered(peer, ICE_GATHER_WINDOW_MS, stop.signal);
+      await iceGathered(peer, gatherWindow(), stop.signal);
       if (peer !== pc || stop.signal.aborted) return;
       // Read and flip in one task: a candidate is in this SDP or is trickled, never lost between the two.
       const local = peer.localDescription ?? desc;
@@ -249,13 +408,18 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         case 'offer': {
           if (isCaller || !p.sdp) return;
           markCall('offer-received');
-          if (p.sid !== sid || pc.signalingState !== 'stable' || pc.remoteDescription) {
+          // An ICE restart of this session renegotiates the same peer connection; anything else starts anew.
+          const restart =
+            (p as { restart?: boolean }).restart === true && p.sid === sid && !!pc.remoteDescription;
+          if (restart) trickling = false;
+          else if (p.sid !== sid || pc.signalingState !== 'stable' || pc.remoteDescription) {
             sid = p.sid ?? randomSid();
             makePeer();
           }
           await pc.setRemoteDescription({ type: 'offer', sdp: p.sdp });
           await flushCandidates();
           await describe('answer');
+          noteAnswered(callId);
           if (remoteGone) {
             remoteGone = false;
             events.onRemoteJoined();
@@ -269,6 +433,15 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
           await flushCandidates();
           return;
         case 'candidate':
+          // The other side reloaded its page and waits: a fresh connection at once (its old one is gone).
+          if ((p as { rejoin?: boolean }).rejoin) {
+            if (isCaller && connectedOnce) {
+              sid = randomSid();
+              makePeer();
+              void describe('offer').catch(() => undefined);
+            }
+            return;
+          }
           if (p.sid !== sid || !p.candidate) return;
           if (pc.remoteDescription) await pc.addIceCandidate(p.candidate).catch(() => undefined);
           else pending.push(p.candidate);
@@ -282,24 +455,86 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
       }
     };
 
+    /**
+     * Signals are handled one at a time, in id order, whether the poll or the event stream brought them; an
+     * id already handled is skipped, so the two paths never double a signal and a gap in one is filled by the
+     * other.
+     */
+    let chain: Promise<void> = Promise.resolve();
+    const enqueue = (fn: () => Promise<void>) =>
+      (chain = chain.then(fn).catch((err: unknown) => {
+        if (!stop.signal.aborted) console.warn('signal handling failed', err);
+      }));
+    const take = async (s: CallSignal) => {
+      if (s.id <= cursor) return;
+      cursor = s.id;
+      if (s.fromUserId !== myId) await handle(s);
+    };
+    // Stream events that arrive before the first poll answered wait for it (it decides where to start).
+    let polledOnce = false;
+    let early: CallSignal[] = [];
+    let poke: (() => void) | null = null;
+    const wake = () => poke?.();
+    const meetingOver = () => {
+      if (!settled) finish(new VideoConnectError('Room not found', ROOM_NOT_FOUND));
+      else {
+        close();
+        events.onDisconnected();
+      }
+    };
+    const unsubscribe = [
+      onStreamEvent('signal', (e) => {
+        if (e.callId !== callId) return;
+        if (!polledOnce) early.push(e);
+        else void enqueue(() => take(e));
+      }),
+      onStreamEvent('call', (e) => {
+        // The call is over on the server: a clean end of the meeting, as the poll would find.
+        if (e.callId === callId && e.status !== 'active') void enqueue(async () => meetingOver());
+      }),
+      // A stream (re)opened: poll once now for anything it could not carry.
+      onStreamEvent('hello', wake),
+    ];
+
     const pollLoop = async () => {
       let failures = 0;
       while (!stop.signal.aborted) {
         try {
-          const res = await signallingApi.list(callId, cursor, stop.signal);
+          const res = await signallingApi.list(
+            callId,
+            cursor,
+            AbortSignal.any([stop.signal, AbortSignal.timeout(SIGNAL_REQUEST_TIMEOUT_MS)]),
+          );
           failures = 0;
-          for (const s of res.signals) {
-            cursor = Math.max(cursor, s.id);
-            if (s.fromUserId === myId) continue;
-            await handle(s);
-          }
-          if (res.status !== 'active') {
-            // The call is over on the server: a clean end of the meeting.
-            if (!settled) finish(new VideoConnectError('Room not found', ROOM_NOT_FOUND));
-            else {
-              close();
-              events.onDisconnected();
+          setOffline(false);
+          await enqueue(async () => {
+            const fresh = res.signals.filter((s) => s.id > cursor);
+            // A page that joins (or rejoins after a reload) answers only the other side's latest offer: what
+            // came before it belongs to a connection that no longer exists.
+            let batch = fresh;
+            if (!polledOnce && !isCaller) {
+              const lastOffer = batch.findLastIndex((s) => s.fromUserId !== myId && s.kind === 'offer');
+              if (lastOffer >= 0) batch = batch.slice(lastOffer);
+              // This tab answered the call before (the page was reloaded): that connection went with the old
+              // page, so ask the caller for a fresh one instead of answering a stale offer.
+              if (answeredHere(callId)) {
+                batch = [];
+                void send('candidate', { sid: null, rejoin: true });
+              }
             }
+            polledOnce = true;
+            for (const s of fresh) cursor = Math.max(cursor, s.id);
+            for (const s of batch) {
+              if (s.fromUserId === myId) continue;
+              await handle(s);
+            }
+            const waiting = early;
+            early = [];
+            for (const s of waiting) await take(s);
+          });
+          if (stop.signal.aborted) return;
+          if (res.status !== 'active') {
+            meetingOver();
             return;
           }
         } catch (err) {
@@ -313,17 +548,27 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
             }
             return;
           }
+          // Once connected, a network that is gone for a while is the watchdog's to judge, not the poll's.
+          if (settled) {
+            setOffline(true);
+            await sleep(SIGNAL_POLL_OFFLINE_MS, stop.signal);
+            continue;
+          }
           if (++failures >= SIGNAL_FAILURES_ALLOWED) {
-            finish(
-              new VideoConnectError(
-                (err as Error).message || 'Signalling failed',
-                settled ? DISCONNECTED : SIGNALLING_FAILED,
-              ),
-            );
+            finish(new VideoConnectError((err as Error).message || 'Signalling failed', SIGNALLING_FAILED));
             return;
           }
         }
-        await sleep(connectedOnce ? SIGNAL_POLL_CONNECTED_MS : SIGNAL_POLL_CONNECTING_MS, stop.signal);
+        const pace = isStreamOpen()
+          ? SIGNAL_POLL_STREAMING_MS
+          : connectedOnce
+            ? SIGNAL_POLL_CONNECTED_MS
+            : SIGNAL_POLL_CONNECTING_MS;
+        await new Promise<void>((resolve) => {
+          poke = resolve;
+          void sleep(pace, stop.signal).then(resolve);
+        });
+        poke = null;
       }
     };
 
@@ -335,6 +580,8 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         if (hangUp) void signallingApi.send(callId, 'bye', { sid }).catch(() => undefined);
         close();
       },
+      peer: () => (stop.signal.aborted ? null : pc),
+      reconnects: () => reconnects,
     };
 
     signal.addEventListener('abort', () => {

@@ -5,7 +5,7 @@ type TwilioModule = typeof import('./twilio-video');
 
 let loading: Promise<TwilioModule> | null = null;
 
-/** Loads the SDK chunk once, giving up after 15 s (spec §9); a failed load may be tried again. */
+/** Loads the SDK chunk once, giving up after 15 s (docs/product-rules.md §9); a failed load may be tried again. */
 export function loadTwilioVideo(timeoutMs: number = CALL_LIMITS.sdkLoadTimeoutMs): Promise<TwilioModule> {
   if (!loading) {
     loading = new Promise<TwilioModule>((resolve, reject) => {
@@ -40,7 +40,7 @@ function toConnectError(err: unknown): VideoConnectError {
   );
 }
 
-/** Twilio Video rooms: connect with the spec's options, then surface the remote participant's tracks. */
+/** Twilio Video rooms: connect with the options of docs/product-rules.md §7, then surface the remote participant's tracks. */
 export const connectTwilio: VideoConnector = async (opts: ConnectOptions) => {
   const { token, events, signal } = opts;
   if (token.provider !== 'twilio') throw new VideoConnectError('Unexpected video provider', 20101);

@@ -1,6 +1,6 @@
 import type { VideoTokenResponse } from '../../../../../api/contract/video';
 
-/** A connection failure in the spec's terms: a Twilio-style code when known, and a message. */
+/** A connection failure in the terms of docs/product-rules.md §8: a Twilio-style code when known, and a message. */
 export class VideoConnectError extends Error {
   constructor(
     message: string,
@@ -8,6 +8,20 @@ export class VideoConnectError extends Error {
   ) {
     super(message);
     this.name = 'VideoConnectError';
+  }
+}
+
+/** Why a call had to end on its own: no network path at all, or media gone for too long. */
+export type CallEndReason = 'no_route' | 'connection_lost';
+
+/** A failure that ends the call (never retried): the server records `reason`, both sides say why. */
+export class CallEndedError extends VideoConnectError {
+  constructor(
+    message: string,
+    readonly reason: CallEndReason,
+  ) {
+    super(message);
+    this.name = 'CallEndedError';
   }
 }
 
@@ -21,6 +35,14 @@ export interface VideoSessionEvents {
   onRemoteJoined: () => void;
   /** The room closed: without an error the meeting is over; with one it failed (and may be retried). */
   onDisconnected: (error?: VideoConnectError) => void;
+  /**
+   * Media stopped without a hang-up (a network dropped or changed) and the connection is being restored;
+   * called again when what is known changes. `localOffline`: this side's own requests fail too, so the drop
+   * is most likely here rather than at the other end.
+   */
+  onReconnecting?: (info: { since: number; localOffline: boolean }) => void;
+  /** Media flows again after a drop. */
+  onReconnected?: () => void;
 }
 
 export interface ConnectOptions {
@@ -45,6 +67,10 @@ export interface VideoSession {
   setVideoEnabled(enabled: boolean): void;
   /** Leaves the room (p2p: says 'bye' when `hangUp`). */
   disconnect(opts?: { hangUp?: boolean }): void;
+  /** p2p: the peer connection carrying the media now (its statistics feed the call's quality record). */
+  peer?: () => RTCPeerConnection | null;
+  /** p2p: times the media dropped and came back. */
+  reconnects?: () => number;
 }
 
 /** Resolves once media flows (or the room is joined), rejects with a VideoConnectError. */

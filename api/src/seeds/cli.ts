@@ -1,0 +1,28 @@
+import { loadConfig } from '../config';
+import { openConfiguredDatabase } from '../database';
+import { migrateLatest } from '../../../db/migrate';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './demo';
+
+/** `npm run db:seed`: migrates the configured database and loads the demo data if it is empty. */
+async function main() {
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config);
+  const label = database.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  try {
+    await migrateLatest(database.knex);
+    if (!(await isDatabaseEmpty(database.knex))) {
+      console.log(`The database (${label}) already has users: demo data not loaded.`);
+      return;
+    }
+    await seedDemoData(database.knex, { log: (m) => console.log(m) });
+    console.log(`Demo data loaded into ${label}. Accounts (password ${DEMO_PASSWORD}):`);
+    for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}`);
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

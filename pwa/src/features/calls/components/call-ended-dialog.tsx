@@ -1,0 +1,101 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { API_ROUTES } from '../../../../../api/contract/routes';
+import { api, errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/i18n';
+import { Link } from 'react-router-dom';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
+import { requestCall, useCallState } from '../../../lib/call-store';
+import { callQueries } from '../api';
+import { useCall } from './call-provider';
+import { CallSummary } from './call-summary';
+
+/**
+ * After a call: its summary, or, for a call that did not happen, why and what the customer can do next
+ * (try again, browse the shop; request a call-back and book an appointment come with shop hours).
+ */
+export function CallEndedDialog() {
+  const { t } = useTranslation();
+  const ended = useCallState((s) => s.ended);
+  const { dismissEnded, user } = useCall();
+  const queryClient = useQueryClient();
+  // One tap after a declined or missed call: the shop is asked to call back (issue #22).
+  const callback = useMutation({
+    mutationFn: (input: { sellerId: number; productId?: number; fromCallId?: number }) =>
+      api.call(API_ROUTES.callbackCreate, { ...input, window: 'now' }),
+    onSuccess: (req) => {
+      toast.success(t('calls.schedule.callback.requested', { shop: req.shop.shopName }));
+      // With a request open, this app listens for the shop's call-back at once.
+      void queryClient.invalidateQueries({ queryKey: callQueries.myCallbacks().queryKey });
+      dismissEnded();
+    },
+    onError: (err) => toast.error(translateMessage(errorMessage(err))),
+  });
+  if (!ended) return null;
+  const shop = ended.participantName;
+  const outcomeText =
+    ended.outcome === 'declined'
+      ? t('calls.outcome.declined', { shop })
+      : ended.outcome === 'missed'
+        ? t('calls.outcome.missed', { shop })
+        : ended.outcome === 'busy'
+          ? t('calls.outcome.busy', { shop })
+          : ended.outcome === 'connection_lost'
+            ? t('calls.outcome.connectionLost')
+            : null;
+  const canRetry = !ended.isIncoming && ended.sellerId !== null && ended.outcome !== 'summary';
+  return (
+    <Dialog open onOpenChange={(open) => !open && dismissEnded()}>
+      <DialogContent closeLabel={t('common.close')} data-testid="call-ended" data-outcome={ended.outcome}>
+        <DialogTitle className="pr-8 text-lg font-semibold text-ink">
+          {outcomeText ? t('calls.outcome.title') : t('calls.summary.title', { name: shop })}
+        </DialogTitle>
+        <DialogDescription className={outcomeText ? 'mt-2 text-ink' : 'sr-only'}>
+          {outcomeText ?? t('calls.summary.description')}
+        </DialogDescription>
+        {canRetry && (
+          <div className="mt-4 grid gap-2 sm:grid-cols-2">
+            <Button
+              onClick={() => {
+                dismissEnded();
+                requestCall(ended.sellerId!, shop, ended.productId ?? undefined);
+              }}
+            >
+              {t('calls.outcome.tryAgain')}
+            </Button>
+            <Link
+              to={`/sellers/${ended.sellerId}`}
+              onClick={() => dismissEnded()}
+              className={buttonClasses('outline')}
+            >
+              {t('calls.outcome.browseShop')}
+            </Link>
+            {(ended.outcome === 'declined' || ended.outcome === 'missed' || ended.outcome === 'busy') && (
+              <Button
+                variant="secondary"
+                className="sm:col-span-2"
+                loading={callback.isPending}
+                onClick={() =>
+                  callback.mutate({
+                    sellerId: ended.sellerId!,
+                    productId: ended.productId ?? undefined,
+                    fromCallId: ended.callId ?? undefined,
+                  })
+                }
+              >
+                {t('calls.schedule.callback.request')}
+              </Button>
+            )}
+          </div>
+        )}
+        {ended.callId !== null && (ended.outcome === 'summary' || ended.outcome === 'connection_lost') && (
+          <div className="mt-4">
+            <CallSummary callId={ended.callId} userId={user.id} />
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

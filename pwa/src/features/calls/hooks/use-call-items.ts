@@ -1,0 +1,72 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CallItem } from '../../../../../api/contract/call-selling';
+import { CALL_LIMITS } from '../../../../../api/contract/constants';
+import { isStreamOpen, useStreamEvent, useStreamState } from '../../../lib/event-stream';
+import { sellingApi } from '../api';
+import { STREAMING_SAFETY_POLL_MS } from './use-incoming-call';
+
+/**
+ * What was shown, sent and said in a call, oldest first: read once when the call opens, then pushed by the
+ * event stream ('item', to both participants, the sender included) the moment it is stored. Whenever the
+ * stream is not open the items are polled at the call-status pace, so a proxy that buffers the stream costs
+ * speed, never an item.
+ */
+export function useCallItems(callId: number) {
+  const [items, setItems] = useState<CallItem[]>([]);
+  const lastId = useRef(0);
+  const stream = useStreamState();
+
+  const add = useCallback(
+    (incoming: CallItem[]) => {
+      const fresh = incoming.filter((i) => i.callId === callId);
+      if (!fresh.length) return;
+      setItems((prev) => {
+        const known = new Set(prev.map((i) => i.id));
+        const next = [...prev, ...fresh.filter((i) => !known.has(i.id))];
+        if (next.length === prev.length) return prev;
+        next.sort((a, b) => a.id - b.id);
+        lastId.current = Math.max(lastId.current, next[next.length - 1]!.id);
+        return next;
+      });
+    },
+    [callId],
+  );
+
+  const inFlight = useRef(false);
+  const fetchNew = useCallback(async () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    try {
+      for (;;) {
+        const { items: page } = await sellingApi.items(callId, lastId.current);
+        add(page);
+        if (page.length < 200) break;
+      }
+    } catch {
+      // The next poll or event tries again.
+    } finally {
+      inFlight.current = false;
+    }
+  }, [callId, add]);
+
+  useEffect(() => {
+    void fetchNew();
+  }, [fetchNew]);
+  useEffect(() => {
+    const ms = stream === 'open' ? STREAMING_SAFETY_POLL_MS : CALL_LIMITS.statusPollMs;
+    const timer = setInterval(() => {
+      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS) void fetchNew();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [stream, fetchNew]);
+
+  useStreamEvent(
+    'item',
+    useCallback((item: CallItem) => add([item]), [add]),
+  );
+  useStreamEvent(
+    'hello',
+    useCallback(() => void fetchNew(), [fetchNew]),
+  );
+  return { items, add };
+}

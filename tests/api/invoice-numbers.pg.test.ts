@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { financialYear } from '../../api/contract/pricing';
+import { buildProduct, buildSeller, buildUser, type BuiltSeller, type BuiltUser } from '../factories';
+import { startTestApi, type ApiClient, type TestApi } from '../support/api';
+import { createTestDatabase } from '../support/db';
+import { checkoutBody, postCheckout, signIn } from './checkout-support';
+
+// Row-lock concurrency can only be proven on a real PostgreSQL server: this file runs on api-pg only.
+
+const CUSTOMERS = 50;
+
+let api: TestApi;
+let shop: BuiltSeller;
+let customers: { user: BuiltUser; client: ApiClient }[] = [];
+beforeAll(async () => {
+  const db = await createTestDatabase('pg', { poolMax: 20, connectionTimeoutMs: 20_000 });
+  api = await startTestApi({ db, env: { UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000' } });
+  shop = await buildSeller(api.db.knex, { shopName: 'Lakshmi Jewellers' });
+  customers = [];
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const user = await buildUser(api.db.knex, { role: 'customer' });
+    customers.push({ user, client: await signIn(api, user) });
+  }
+});
+afterAll(async () => api?.close());
+
+describe('invoice numbers under concurrency', () => {
+  it(`${CUSTOMERS} concurrent checkouts at one shop get ${CUSTOMERS} consecutive numbers`, async () => {
+    const fy = financialYear(api.clock.now());
+    for (let round = 0; round < 2; round++) {
+      // Some customers buy the same piece, others their own: contended and uncontended product locks.
+      const shared = await buildProduct(api.db.knex, shop.id, { stockQuantity: null });
+      for (const [i, c] of customers.entries()) {
+        const own = i % 2 ? await buildProduct(api.db.knex, shop.id, { stockQuantity: null }) : shared;
+        await api.db.knex('cart_items').insert({ user_id: c.user.id, product_id: own.id, quantity: 1 });
+      }
+      const results = await Promise.all(customers.map((c) => postCheckout(c.client, checkoutBody())));
+      expect(results.map((r) => r.status)).toEqual(customers.map(() => 201));
+    }
+    const numbers = (await api.db
+      .knex('invoices')
+      .where({ seller_id: shop.id, kind: 'invoice' })
+      .orderBy('seq')
+      .select('seq', 'number', 'order_id')) as { seq: number; number: string; order_id: number }[];
+    expect(numbers).toHaveLength(2 * CUSTOMERS);
+    expect(numbers.map((n) => n.seq)).toEqual(Array.from({ length: 2 * CUSTOMERS }, (_, i) => i + 1));
+    expect(numbers[41].number).toBe(`LAK/${fy}/000042`);
+    expect(new Set(numbers.map((n) => n.order_id)).size).toBe(2 * CUSTOMERS);
+    const counter = (await api.db
+      .knex('document_counters')
+      .where({ seller_id: shop.id, kind: 'invoice', fy })
+      .first('last_seq')) as { last_seq: number };
+    expect(counter.last_seq).toBe(2 * CUSTOMERS);
+  });
+
+  it('a failed checkout leaves no gap', async () => {
+    const fy = financialYear(api.clock.now());
+    const before = (await api.db
+      .knex('document_counters')
+      .where({ seller_id: shop.id, fy })
+      .first('last_seq')) as {
+      last_seq: number;
+    };
+    // Ten customers race for 3 units: 7 fail, and take no number.
+    const scarce = await buildProduct(api.db.knex, shop.id, { stockQuantity: 3 });
+    const racers = customers.slice(0, 10);
+    for (const c of racers) {
+      await api.db.knex('cart_items').insert({ user_id: c.user.id, product_id: scarce.id, quantity: 1 });
+    }
+    const results = await Promise.all(racers.map((c) => postCheckout(c.client, checkoutBody())));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    const seqs = (await api.db
+      .knex('invoices')
+      .where({ seller_id: shop.id, kind: 'invoice' })
+      .where('seq', '>', before.last_seq)
+      .orderBy('seq')
+      .pluck('seq')) as number[];
+    expect(seqs).toEqual([before.last_seq + 1, before.last_seq + 2, before.last_seq + 3]);
+    await api.db.knex('cart_items').delete();
+  });
+});

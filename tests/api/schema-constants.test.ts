@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_ROUTES } from '../../api/contract/call-quality';
+import { CALL_ITEM_KINDS, HOLD_STATUSES } from '../../api/contract/call-selling';
+import {
+  CALL_STATUSES,
+  ORDER_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PRODUCT_CATEGORIES,
+  PRODUCT_MATERIALS,
+  SIGNAL_KINDS,
+  USER_ROLES,
+} from '../../api/contract/constants';
+import { STREAM_EVENT_NAMES } from '../../api/contract/events';
+import { CALL_DIRECTIONS, CALLBACK_STATUSES, CALLBACK_WINDOWS } from '../../api/contract/callbacks';
+import { ALL_PURITIES, MAKING_TYPES, METALS, PRICING_MODES } from '../../api/contract/pricing';
+import { VIDEO_PROVIDERS } from '../../api/contract/video';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+
+/**
+ * The migrations freeze the value lists of their CHECK constraints (db/ never imports api/): the migrated
+ * database must still accept exactly the values of the contract's constants, or a new migration is due.
+ */
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+/** Each `table.column` with an `in (…)` CHECK constraint, and the contract list it must equal. */
+const LISTS: Record<string, readonly string[]> = {
+  'users.role': USER_ROLES,
+  'products.category': PRODUCT_CATEGORIES,
+  'products.material': PRODUCT_MATERIALS,
+  'orders.status': ORDER_STATUSES,
+  'orders.payment_method': PAYMENT_METHODS,
+  'orders.payment_status': PAYMENT_STATUSES,
+  'calls.status': CALL_STATUSES,
+  'calls.provider': VIDEO_PROVIDERS,
+  'calls.direction': CALL_DIRECTIONS,
+  'callback_requests.preferred_window': CALLBACK_WINDOWS,
+  'callback_requests.status': CALLBACK_STATUSES,
+  'call_signals.kind': SIGNAL_KINDS,
+  'call_quality.route': CALL_ROUTES,
+  // 'hello' opens a stream and is never stored.
+  'call_events.kind': STREAM_EVENT_NAMES.filter((name) => name !== 'hello'),
+  'call_items.kind': CALL_ITEM_KINDS,
+  'product_holds.status': HOLD_STATUSES,
+  'metal_rates.metal': METALS,
+  'metal_rates.purity': ALL_PURITIES,
+  'products.pricing_mode': PRICING_MODES,
+  'products.metal': METALS,
+  'products.metal_purity': ALL_PURITIES,
+  'products.making_type': MAKING_TYPES,
+  'document_counters.kind': ['invoice', 'credit_note'],
+  'invoices.kind': ['invoice', 'credit_note'],
+  // A server-internal state with no contract constant (api/src/features/checkout/service.ts types it).
+  'idempotency_keys.state': ['in_progress', 'completed'],
+};
+
+/** The allowed values of every `column = ANY (ARRAY[…])` CHECK constraint of the current schema. */
+async function checkLists(): Promise<Record<string, string[]>> {
+  const { rows } = (await db.knex.raw(
+    `select cl.relname as tbl, pg_get_constraintdef(co.oid) as def
+       from pg_constraint co
+       join pg_class cl on cl.oid = co.conrelid
+       join pg_namespace n on n.oid = cl.relnamespace
+      where co.contype = 'c' and n.nspname = current_schema()`,
+  )) as { rows: { tbl: string; def: string }[] };
+  const out: Record<string, string[]> = {};
+  for (const { tbl, def } of rows) {
+    const m = /\(\(?(\w+) = ANY \(+ARRAY\[(.*?)\]/.exec(def);
+    if (!m) continue;
+    out[`${tbl}.${m[1]}`] = [...m[2].matchAll(/'([^']*)'/g)].map((v) => v[1]);
+  }
+  return out;
+}
+
+describe('CHECK constraints and contract constants', () => {
+  it('the database allows exactly the values the contract names', async () => {
+    const found = await checkLists();
+    expect(Object.keys(found).sort()).toEqual(Object.keys(LISTS).sort());
+    for (const [column, values] of Object.entries(LISTS)) {
+      expect([column, [...found[column]].sort()]).toEqual([column, [...values].sort()]);
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { ProductListResponse, SellerListResponse, StoreResponse } from '../../api/contract/catalog';
+import {
+  ALWAYS_OPEN,
+  SHOP_HOURS_MESSAGES,
+  type ShopCallState,
+  type ShopHoursResponse,
+} from '../../api/contract/shop-hours';
+import { buildProduct } from '../factories';
+import { startTestApi, type TestApi } from '../support/api';
+import { callParties, type CallParties } from './calls-support';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api?.close());
+
+/** A weekday three days from now in Kolkata: a range on it is never open now (nor just past midnight). */
+const farDay = () => DateTime.fromJSDate(api.clock.now(), { zone: 'Asia/Kolkata' }).plus({ days: 3 }).weekday;
+
+/** The call state of the shop as the directory, the storefront, its product list and the product page show it. */
+async function statesEverywhere(p: CallParties, productId: number): Promise<ShopCallState[]> {
+  const visitor = api.client();
+  const city = (await api.db.knex('seller_profiles').where('user_id', p.seller.id).first('city')) as {
+    city: string;
+  };
+  const directory = await visitor.get<SellerListResponse>(
+    `/_api/sellers/list?city=${encodeURIComponent(city.city)}`,
+  );
+  const card = directory.body.sellers.find((s) => s.sellerId === p.seller.id)!;
+  const store = await visitor.get<StoreResponse>(`/_api/seller/store/by-id?sellerId=${p.seller.id}`);
+  const list = await visitor.get<ProductListResponse>(`/_api/products/list?sellerId=${p.seller.id}`);
+  const product = await visitor.get<{ product: { callState: ShopCallState } }>(
+    `/_api/products/get?id=${productId}`,
+  );
+  return [
+    card.callState,
+    store.body.sellerProfile.callState,
+    store.body.productsData.products[0]!.callState!,
+    list.body.products[0]!.callState!,
+    product.body.product.callState,
+  ];
+}
+
+const markPresent = (sellerId: number) =>
+  api.db
+    .knex('seller_presence')
+    .insert({ user_id: sellerId, last_polled_at: api.clock.now() })
+    .onConflict('user_id')
+    .merge();
+
+describe('shop hours and away: one call state everywhere', () => {
+  it('starts open all week in Asia/Kolkata; offline until the app is reachable, then available', async () => {
+    const p = await callParties(api, { city: `Hours ${Date.now()}` });
+    const product = await buildProduct(api.db.knex, p.seller.id);
+    const own = await p.asSeller.get<ShopHoursResponse>('/_api/seller/hours');
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual({
+      timeZone: 'Asia/Kolkata',
+      hours: ALWAYS_OPEN,
+      away: false,
+      awayMessage: null,
+      callState: { state: 'offline' },
+    });
+    expect(new Set((await statesEverywhere(p, product.id)).map((s) => s.state))).toEqual(
+      new Set(['offline']),
+    );
+    await markPresent(p.seller.id);
+    api.handle.deps.catalogCache.invalidate();
+    expect(await statesEverywhere(p, product.id)).toEqual(Array(5).fill({ state: 'available' }));
+  });
+
+  it('closed outside hours: the same state with the next opening everywhere, and initiate answers 409', async () => {
+    const p = await callParties(api, { city: `Closed ${Date.now()}` });
+    const product = await buildProduct(api.db.knex, p.seller.id);
+    await markPresent(p.seller.id);
+    const day = farDay();
+    const saved = await p.asSeller.post<ShopHoursResponse>('/_api/seller/hours', {
+      timeZone: 'Asia/Kolkata',
+      hours: [{ day, from: '10:00', to: '11:00' }],
+      away: false,
+      awayMessage: '',
+    });
+    expect(saved.status).toBe(200);
+    const opensAt = DateTime.fromJSDate(api.clock.now(), { zone: 'Asia/Kolkata' })
+      .plus({ days: 3 })
+      .set({ hour: 10, minute: 0, second: 0, millisecond: 0 })
+      .toUTC()
+      .toISO({ suppressMilliseconds: false });
+    expect(saved.body.callState).toEqual({ state: 'closed', opensAt });
+    expect(await statesEverywhere(p, product.id)).toEqual(Array(5).fill({ state: 'closed', opensAt }));
+
+    const res = await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: SHOP_HOURS_MESSAGES.closed, code: 'shop_closed' });
+    expect(
+      Number(
+        (
+          (await api.db.knex('calls').where('seller_id', p.seller.id).count({ n: '*' })) as { n: unknown }[]
+        )[0]!.n,
+      ),
+    ).toBe(0);
+  });
+
+  it('away: the message everywhere, initiate refused; back from away the shop rings again', async () => {
+    const p = await callParties(api, { city: `Away ${Date.now()}` });
+    const product = await buildProduct(api.db.knex, p.seller.id);
+    await markPresent(p.seller.id);
+    const away = await p.asSeller.post<ShopHoursResponse>('/_api/seller/hours', {
+      timeZone: 'Asia/Kolkata',
+      hours: ALWAYS_OPEN,
+      away: true,
+      awayMessage: '  At a fitting till 4  ',
+    });
+    expect(away.body.callState).toEqual({ state: 'away', message: 'At a fitting till 4' });
+    expect(await statesEverywhere(p, product.id)).toEqual(
+      Array(5).fill({ state: 'away', message: 'At a fitting till 4' }),
+    );
+    const refused = await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: SHOP_HOURS_MESSAGES.away, code: 'shop_away' });
+
+    await p.asSeller.post('/_api/seller/hours', {
+      timeZone: 'Asia/Kolkata',
+      hours: ALWAYS_OPEN,
+      away: false,
+      awayMessage: null,
+    });
+    const rings = await p.asCustomer.post('/_api/call/initiate', {
+      sellerId: p.seller.id,
+      productId: product.id,
+    });
+    expect(rings.status).toBe(201);
+  });
+
+  it('a shop in another time zone is judged by its own clock', async () => {
+    const p = await callParties(api);
+    await markPresent(p.seller.id);
+    const zone = 'America/Los_Angeles';
+    const local = DateTime.fromJSDate(api.clock.now(), { zone });
+    // Open from the start of this hour there for two hours: open now for a Los Angeles shop.
+    const from = `${String(local.hour).padStart(2, '0')}:00`;
+    const to = `${String((local.hour + 2) % 24).padStart(2, '0')}:00`;
+    const res = await p.asSeller.post<ShopHoursResponse>('/_api/seller/hours', {
+      timeZone: zone,
+      hours: [{ day: local.weekday, from, to: to === '00:00' ? '24:00' : to }],
+      away: false,
+      awayMessage: null,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.callState).toEqual({ state: 'available' });
+  });
+
+  it('is the shop’s own setting: validated, and refused to customers and visitors', async () => {
+    const p = await callParties(api);
+    const overlap = await p.asSeller.post('/_api/seller/hours', {
+      timeZone: 'Asia/Kolkata',
+      hours: [
+        { day: 1, from: '10:00', to: '13:00' },
+        { day: 1, from: '12:00', to: '14:00' },
+      ],
+      away: false,
+      awayMessage: null,
+    });
+    expect(overlap.status).toBe(400);
+    expect(overlap.body).toMatchObject({ error: SHOP_HOURS_MESSAGES.overlappingRanges });
+    const zone = await p.asSeller.post('/_api/seller/hours', {
+      timeZone: 'Nowhere/Town',
+      hours: [],
+      away: false,
+      awayMessage: null,
+    });
+    expect(zone.status).toBe(400);
+    expect((await p.asCustomer.get('/_api/seller/hours')).status).toBe(403);
+    expect(
+      (
+        await p.asCustomer.post('/_api/seller/hours', {
+          timeZone: 'Asia/Kolkata',
+          hours: [],
+          away: false,
+          awayMessage: null,
+        })
+      ).status,
+    ).toBe(403);
+    expect((await api.client().get('/_api/seller/hours')).status).toBe(401);
+  });
+});

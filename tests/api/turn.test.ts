@@ -1,0 +1,158 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { P2pVideoTokenResponse } from '../../api/contract/video';
+import { loadConfig } from '../../api/src/config';
+import { buildUser } from '../factories';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+import { startTestApi, type TestApi } from '../support/api';
+import { activeCall, callParties, placeCall, signIn } from './calls-support';
+
+const SECRET = crypto.randomBytes(24).toString('hex');
+const TURN_URLS = ['turn:relay.nagai.test:3478?transport=udp', 'turns:relay.nagai.test:5349?transport=tcp'];
+const STUN = [{ urls: 'stun:relay.nagai.test:3478' }];
+
+interface Credential {
+  urls: string[];
+  username: string;
+  credential: string;
+}
+
+let db: TestDatabase;
+let api: TestApi;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi({
+    db,
+    env: {
+      ICE_SERVERS: JSON.stringify(STUN),
+      TURN_URLS: TURN_URLS.join(', '),
+      TURN_SECRET: SECRET,
+      TURN_CREDENTIAL_TTL_SECONDS: '900',
+    },
+  });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const relayOf = (token: P2pVideoTokenResponse) => {
+  expect(token.iceServers).toHaveLength(2);
+  expect(token.iceServers[0]).toEqual(STUN[0]);
+  return token.iceServers[1] as Credential;
+};
+
+describe('TURN credentials for our own relay', () => {
+  it('gives each participant of an active call their own credential in the TURN REST scheme', async () => {
+    const p = await callParties(api);
+    const callId = await activeCall(p);
+    const before = Math.floor(api.clock.now().getTime() / 1000);
+    const mine = relayOf(
+      (await p.asCustomer.get<P2pVideoTokenResponse>(`/_api/video/token?callId=${callId}`)).body,
+    );
+    const theirs = relayOf(
+      (await p.asSeller.get<P2pVideoTokenResponse>(`/_api/video/token?callId=${callId}`)).body,
+    );
+
+    for (const [cred, userId] of [
+      [mine, p.customer.id],
+      [theirs, p.seller.id],
+    ] as const) {
+      expect(cred.urls).toEqual(TURN_URLS);
+      const [expiry, user] = cred.username.split(':');
+      expect(user).toBe(`c${callId}u${userId}`);
+      // Valid for the configured life from now, no longer.
+      expect(Number(expiry) - before).toBeGreaterThanOrEqual(900);
+      expect(Number(expiry) - before).toBeLessThanOrEqual(902);
+      // coturn's use-auth-secret check: base64(HMAC-SHA1(secret, username)).
+      expect(cred.credential).toBe(crypto.createHmac('sha1', SECRET).update(cred.username).digest('base64'));
+      expect(cred.credential).not.toBe(
+        crypto.createHmac('sha1', 'another-secret-entirely').update(cred.username).digest('base64'),
+      );
+    }
+    expect(mine.username).not.toBe(theirs.username);
+  });
+
+  it('follows the server clock, so a credential minted later expires later', async () => {
+    const p = await callParties(api);
+    const callId = await activeCall(p);
+    const first = relayOf(
+      (await p.asCustomer.get<P2pVideoTokenResponse>(`/_api/video/token?callId=${callId}`)).body,
+    );
+    api.clock.advance(120_000);
+    const later = relayOf(
+      (await p.asCustomer.get<P2pVideoTokenResponse>(`/_api/video/token?callId=${callId}`)).body,
+    );
+    const expiryOf = (c: Credential) => Number(c.username.split(':')[0]);
+    expect(expiryOf(later) - expiryOf(first)).toBeGreaterThanOrEqual(119);
+    expect(expiryOf(later) - expiryOf(first)).toBeLessThanOrEqual(122);
+  });
+
+  it('mints nothing for strangers, ringing or ended calls', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const ringing = await p.asCustomer.get(`/_api/video/token?callId=${callId}`);
+    expect(ringing.status).toBe(409);
+    expect(JSON.stringify(ringing.body)).not.toContain('credential');
+    await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
+    const stranger = await signIn(api, await buildUser(db.knex));
+    const res = await stranger.get(`/_api/video/token?callId=${callId}`);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain('credential');
+    await p.asCustomer.post('/_api/call/end', { callId });
+    const ended = await p.asSeller.get(`/_api/video/token?callId=${callId}`);
+    expect(ended.status).toBe(409);
+    expect(JSON.stringify(ended.body)).not.toContain('credential');
+  });
+});
+
+describe('TURN configuration', () => {
+  it('needs nothing by default, a secret with relay URLs, and turn: or turns: URLs only', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).video.turn).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'test', TURN_URLS: 'turn:relay.nagai.test:3478' })).toThrow(
+      /TURN_SECRET/,
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'test', TURN_URLS: 'http://relay.nagai.test', TURN_SECRET: SECRET }),
+    ).toThrow(/TURN_URLS/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'test', TURN_URLS: 'turn:relay.nagai.test', TURN_SECRET: 'short' }),
+    ).toThrow(/TURN_SECRET/);
+    expect(
+      loadConfig({ NODE_ENV: 'test', TURN_URLS: 'turn:relay.nagai.test:3478', TURN_SECRET: SECRET }).video
+        .turn,
+    ).toEqual({ urls: ['turn:relay.nagai.test:3478'], secret: SECRET, ttlSeconds: 3600 });
+  });
+});
+
+describe('GET /_api/video/ice-servers: the caller prepares while the call rings', () => {
+  it('gives the caller of a ringing call its relay credential, and nobody else', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const res = await p.asCustomer.get<{ iceServers: unknown[] }>(`/_api/video/ice-servers?callId=${callId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.iceServers[0]).toEqual(STUN[0]);
+    const relay = res.body.iceServers[1] as Credential;
+    expect(relay.urls).toEqual(TURN_URLS);
+    expect(relay.username).toMatch(new RegExp(`^\\d+:c${callId}u${p.customer.id}$`));
+    expect(relay.credential).toBe(crypto.createHmac('sha1', SECRET).update(relay.username).digest('base64'));
+
+    // The seller has nothing to prepare before answering; strangers get nothing at all.
+    const seller = await p.asSeller.get(`/_api/video/ice-servers?callId=${callId}`);
+    expect(seller.status).toBe(409);
+    expect(seller.body).not.toHaveProperty('iceServers');
+    const stranger = await signIn(api, await buildUser(db.knex));
+    expect((await stranger.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(404);
+    expect((await api.client().get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(401);
+
+    // Answered: both participants; over: nobody.
+    await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
+    expect((await p.asSeller.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(200);
+    await p.asCustomer.post('/_api/call/end', { callId });
+    for (const client of [p.asCustomer, p.asSeller]) {
+      const over = await client.get(`/_api/video/ice-servers?callId=${callId}`);
+      expect(over.status).toBe(409);
+      expect(over.body).toEqual({ error: 'This call is over.', code: 'call_not_active' });
+    }
+    expect((await p.asCustomer.get('/_api/video/ice-servers?callId=abc')).status).toBe(400);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+
+/**
+ * No dead zone before hydration (issue 23 §1): on a slow phone (6× CPU throttling) the server-rendered page works
+ * with the first tap, before its JavaScript has run. The app's scripts are held back until the test has tapped
+ * and typed, then let through: a product card is a link to the product's own server-rendered page, and letters
+ * typed into the search box are still there, and searched for, once the app has taken over.
+ */
+
+const SLOW_CPU = 6;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+/** A phone page whose CPU runs six times slower and whose app scripts wait until `release()`. */
+async function slowPhone() {
+  const context = await newContext(browser, { mobile: true });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_CPU });
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(/\/assets\/.+\.js$/, (route) => (holding ? held.push(route) : route.continue()));
+  const release = async () => {
+    holding = false;
+    // A request of a page left since then is gone: nothing to let through.
+    await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
+  };
+  const appReady = (p: Page) =>
+    p.waitForFunction(() => document.documentElement.dataset.appReady === 'true', undefined, {
+      timeout: 30_000,
+    });
+  return { context, page, release, appReady, heldCount: () => held.length };
+}
+
+/**
+ * Opens `path` and returns once its HTML is parsed: the moment of DOMContentLoaded, which itself waits for the
+ * app's module scripts (deferred), here held back.
+ */
+async function parsed(page: Page, path: string) {
+  await page.goto(path, { waitUntil: 'commit' });
+  await page.waitForFunction(() => document.readyState !== 'loading');
+}
+
+describe('the first tap, before the app has started (6× slower CPU)', () => {
+  it('a tap on a product card shows the product within 1.5 s', async () => {
+    const { context, page, release, appReady, heldCount } = await slowPhone();
+    await parsed(page, '/marketplace');
+    // The app's scripts are asked for and held: nothing of the app runs yet.
+    await expect.poll(heldCount).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.documentElement.dataset.appReady)).toBeUndefined();
+
+    const card = page.locator('main article').first();
+    const name = (await card.locator('h3').textContent())!;
+    const tappedAt = Date.now();
+    await card.getByRole('link', { name: `View details of ${name}` }).tap();
+    await page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 1500 });
+    const shownAfter = Date.now() - tappedAt;
+    expect(shownAfter).toBeLessThanOrEqual(1500);
+    expect(new URL(page.url()).pathname).toMatch(/^\/product\/[a-z0-9-]+-\d+$/);
+
+    // The product page then becomes the app, as a page of its own.
+    await release();
+    await appReady(page);
+    await page.getByRole('button', { name: `Share ${name}` }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await expectAccessible(page, 'product page after a first tap');
+    await context.close();
+  });
+
+  it('letters typed into the search before the app started survive it, and are searched for', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace');
+    const box = page.getByRole('combobox', { name: 'Search jewellery' });
+    await box.tap();
+    await box.pressSequentially('jhumka');
+    expect(await box.inputValue()).toBe('jhumka');
+
+    await release();
+    await appReady(page);
+    // The app has the letters: its suggestions for them appear, and the box still shows them.
+    await page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option').first().waitFor();
+    expect(await box.inputValue()).toBe('jhumka');
+    await box.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('query') === 'jhumka');
+    expect(await box.inputValue()).toBe('jhumka');
+    await context.close();
+  });
+
+  it('a search submitted before the app started goes to its results', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace?sortBy=price-asc');
+    const box = page.getByRole('combobox', { name: 'Search jewellery' });
+    await box.tap();
+    await box.pressSequentially('jhumka');
+    await box.press('Enter');
+    // A plain form: the search of the whole catalogue, rendered by the server.
+    // (The new page's load event waits for the held scripts: wait for its address only.)
+    await page.waitForURL((u) => u.pathname === '/marketplace' && u.search === '?query=jhumka', {
+      waitUntil: 'commit',
+    });
+    await page
+      .locator('main article h3', { hasText: /jhumka/i })
+      .first()
+      .waitFor();
+    await release();
+    await appReady(page);
+    expect(await page.getByRole('combobox', { name: 'Search jewellery' }).inputValue()).toBe('jhumka');
+    await context.close();
+  });
+
+  it('a sort chosen before the app started is applied once it has', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace');
+    await page.getByLabel('Sort by').selectOption('price-asc');
+    await release();
+    await appReady(page);
+    await page.waitForURL((u) => u.searchParams.get('sortBy') === 'price-asc');
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('price-asc');
+    await context.close();
+  });
+});

