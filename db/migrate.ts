@@ -14,6 +14,7 @@ import * as m0012 from './migrations/0012_abuse_protections';
 import * as m0013 from './migrations/0013_call_selling';
 import * as m0014 from './migrations/0014_pricing';
 import * as m0015 from './migrations/0015_shop_hours';
+import * as m0018 from './migrations/0018_image_placeholders';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0013_call_selling': m0013,
   '0014_pricing': m0014,
   '0015_shop_hours': m0015,
+  '0018_image_placeholders': m0018,
 };
 
 const source: Knex.MigrationSource<string> = {

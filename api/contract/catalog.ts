@@ -217,6 +217,8 @@ export interface ProductImage {
   cardUrl: string;
   width: number | null;
   height: number | null;
+  /** A tiny blurred preview (data: URI) shown while the image loads; null for images stored before it existed. */
+  placeholder: string | null;
 }
 
 /** A public product (docs/product-rules.md §3). Money is a decimal string. */

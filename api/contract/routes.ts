@@ -94,6 +94,7 @@ import type {
   ProductMutationResponse,
   ProductUpdateSchema,
 } from './products';
+import type { ProductImportResponse, ProductImportSchema } from './products-csv';
 import type { PushPublicKeyResponse, PushSubscriptionSchema, PushUnsubscribeSchema } from './push';
 import type {
   SellerProfileCreatedResponse,
@@ -296,6 +297,12 @@ export const API_ROUTES = {
   }),
   productDelete: post<ProductDeleteResponse, typeof ProductDeleteSchema>()('/_api/products/delete', {
     auth: SELLER_OR_ADMIN,
+  }),
+  // The shop's products as a CSV file, and changes back from one (issue #25; contract/products-csv.ts).
+  productsExport: get<string>()('/_api/seller/products/export.csv', { auth: SELLER_OR_ADMIN }),
+  productsImport: post<ProductImportResponse, typeof ProductImportSchema>()('/_api/seller/products/import', {
+    auth: SELLER_OR_ADMIN,
+    bodyLimit: 'large',
   }),
 
   // Admin

@@ -171,12 +171,14 @@ describe('GET /_api/products/list', () => {
         cardUrl: `/media/test-${p.jhumka.id}-card.webp`,
         width: 480,
         height: 480,
+        placeholder: null,
       },
       {
         url: '/media/jhumka-side-detail.webp',
         cardUrl: '/media/jhumka-side-card.webp',
         width: 480,
         height: 640,
+        placeholder: null,
       },
     ]);
     expect(new Date(product.createdAt).toISOString()).toBe(product.createdAt);

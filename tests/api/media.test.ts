@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_IMAGE_MESSAGE } from '../../api/contract/media';
+import { INVALID_IMAGE_MESSAGE, mediaSrcSets } from '../../api/contract/media';
 import { AppError } from '../../api/src/http/errors';
 import { ingestImage } from '../../api/src/features/media/service';
 import { startTestApi, type TestApi } from '../support/api';
@@ -103,6 +103,31 @@ describe('ingestImage', () => {
     const detail = await fetch(api.url + stored.detailUrl);
     const detailMeta = await sharp(Buffer.from(await detail.arrayBuffer())).metadata();
     expect([detailMeta.width, detailMeta.height]).toEqual([1000, 500]); // never enlarged
+
+    // The blurred preview: a WebP of at most 16 px inline, small enough to ride in every product answer.
+    const [, base64] = /^data:image\/webp;base64,([A-Za-z0-9+/=]+)$/.exec(stored.placeholder)!;
+    const preview = await sharp(Buffer.from(base64!, 'base64')).metadata();
+    expect([preview.format, preview.width, preview.height]).toEqual(['webp', 16, 8]);
+    expect(stored.placeholder.length).toBeLessThan(400);
+  });
+
+  it('gives an image stored before previews existed its preview when it is stored again', async () => {
+    const image = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#2e7d32' } })
+      .png()
+      .toBuffer();
+    const first = await ingestImage(api.db.knex, image);
+    await api.db
+      .knex('media')
+      .where({ key: `${first.key}-placeholder.webp` })
+      .delete();
+    const again = await ingestImage(api.db.knex, image);
+    expect(again.placeholder).toMatch(/^data:image\/webp;base64,/);
+    expect(
+      await api.db
+        .knex('media')
+        .where({ key: `${first.key}-placeholder.webp` })
+        .first(),
+    ).toBeTruthy();
   });
 
   it('fetches a JPEG over http(s), follows redirects, auto-orients and strips metadata', async () => {
@@ -180,6 +205,42 @@ describe('GET /media/:key', () => {
     const again = await fetch(api.url + stored.cardUrl, { headers: { 'If-None-Match': etag! } });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
+  });
+
+  it('derives the srcset widths on first request, in WebP and AVIF, stores them and refuses other widths', async () => {
+    const stored = await ingestImage(api.db.knex, png); // 1000×500
+    const sets = mediaSrcSets(stored.cardUrl, 720)!;
+    expect(sets.webp.split(', ')).toEqual(
+      [240, 360, 480, 720].map((w) => `/media/${stored.key}-w${w}.webp ${w}w`),
+    );
+    expect(sets.avif).toContain(`/media/${stored.key}-w360.avif 360w`);
+    expect(mediaSrcSets('https://example.com/a.webp')).toBeNull();
+
+    const stock = async (key: string) => api.db.knex('media').where({ key }).first();
+    expect(await stock(`${stored.key}-w360.webp`)).toBeUndefined();
+    const webp = await fetch(`${api.url}/media/${stored.key}-w360.webp`);
+    expect(webp.status).toBe(200);
+    expect(webp.headers.get('content-type')).toBe('image/webp');
+    expect(webp.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const webpMeta = await sharp(Buffer.from(await webp.arrayBuffer())).metadata();
+    expect([webpMeta.format, webpMeta.width, webpMeta.height]).toEqual(['webp', 360, 180]);
+    expect(await stock(`${stored.key}-w360.webp`)).toBeTruthy(); // made once, then served from the table
+
+    const avif = await fetch(`${api.url}/media/${stored.key}-w240.avif`);
+    expect(avif.headers.get('content-type')).toBe('image/avif');
+    const avifMeta = await sharp(Buffer.from(await avif.arrayBuffer())).metadata();
+    expect([avifMeta.format, avifMeta.compression, avifMeta.width]).toEqual(['heif', 'av1', 240]);
+
+    // Never enlarged: the 1200 width of a 1000 px image is the image itself.
+    const wide = await fetch(`${api.url}/media/${stored.key}-w1200.webp`);
+    expect((await sharp(Buffer.from(await wide.arrayBuffer())).metadata()).width).toBe(1000);
+
+    // Only the listed widths, and only of stored images.
+    for (const key of [`${stored.key}-w361.webp`, `${stored.key}-w360.png`, `${'0'.repeat(32)}-w360.webp`]) {
+      const res = await fetch(`${api.url}/media/${key}`);
+      expect(res.status, key).toBe(404);
+      expect(await stock(key)).toBeUndefined();
+    }
   });
 
   it('answers 404 for an unknown key', async () => {

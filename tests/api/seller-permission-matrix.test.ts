@@ -212,6 +212,20 @@ const MATRIX: Entry[] = [
   },
   {
     method: 'GET',
+    path: '/_api/seller/products/export.csv',
+    request: () => ({}),
+    // Each shop's own products (an admin's shop, when they have one): nobody reads another shop's file.
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 200 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/products/import',
+    // Another shop's id is a row error in the answer (tests/api/products-csv.test.ts), never a change.
+    request: () => ({ body: { csv: `id,stockQuantity\n${productA},5\n` } }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 200 },
+  },
+  {
+    method: 'GET',
     path: '/_api/admin/sellers',
     request: () => ({}),
     expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 200 },

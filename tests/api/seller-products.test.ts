@@ -139,6 +139,8 @@ describe('POST /_api/products/create', () => {
     });
     expect(res.body.product.images).toHaveLength(1);
     expect(res.body.product.imageUrl).toBe(res.body.product.images[0].cardUrl);
+    // Its blurred preview rides along, for the grid to show while the image loads.
+    expect(res.body.product.images[0].placeholder).toMatch(/^data:image\/webp;base64,[A-Za-z0-9+/=]+$/);
     const row = await api.db
       .knex('products')
       .where({ id: res.body.productId })

@@ -291,6 +291,7 @@ export async function generateBulkData(knex: Knex, opts: BulkOptions): Promise<B
         detail_url: img.detailUrl,
         width: img.width,
         height: img.height,
+        placeholder: img.placeholder,
       });
       if (orders > 0) {
         const list = bySeller.get(sellerId) ?? [];
@@ -316,6 +317,7 @@ export async function generateBulkData(knex: Knex, opts: BulkOptions): Promise<B
         ['detail_url', 'text'],
         ['width', 'int'],
         ['height', 'int'],
+        ['placeholder', 'text'],
       ],
       imageRows,
     );

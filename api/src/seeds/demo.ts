@@ -509,6 +509,7 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
           detail_url: img.detailUrl,
           width: img.width,
           height: img.height,
+          placeholder: img.placeholder,
         };
       }),
     );

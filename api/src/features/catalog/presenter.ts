@@ -62,6 +62,7 @@ export interface ProductImageRow {
   detail_url: string;
   width: number | null;
   height: number | null;
+  placeholder?: string | null;
 }
 
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
@@ -120,7 +121,13 @@ export function presentPricing(
 
 /** Maps an image row to the API's image. */
 export function presentImage(row: ProductImageRow): ProductImage {
-  return { url: row.detail_url, cardUrl: row.card_url, width: row.width, height: row.height };
+  return {
+    url: row.detail_url,
+    cardUrl: row.card_url,
+    width: row.width,
+    height: row.height,
+    placeholder: row.placeholder ?? null,
+  };
 }
 
 /** Maps a product row and its images (any order) to the API's Product. */

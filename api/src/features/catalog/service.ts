@@ -54,7 +54,15 @@ export async function loadImages(db: Knex, productIds: number[]): Promise<Map<nu
   const rows = (await db('product_images')
     .whereIn('product_id', productIds)
     .orderBy([{ column: 'product_id' }, { column: 'position' }])
-    .select('product_id', 'position', 'card_url', 'detail_url', 'width', 'height')) as ProductImageRow[];
+    .select(
+      'product_id',
+      'position',
+      'card_url',
+      'detail_url',
+      'width',
+      'height',
+      'placeholder',
+    )) as ProductImageRow[];
   for (const r of rows) {
     const list = byProduct.get(r.product_id);
     if (list) list.push(r);
@@ -162,7 +170,8 @@ function listFilter(q: ProductListQuery, ownView: boolean): { sql: string; bindi
 
 /** A product's images as a JSON array in position order, for the page statement. */
 const IMAGES_JSON = `(select coalesce(json_agg(json_build_object('product_id', i.product_id, 'position', i.position,
-    'card_url', i.card_url, 'detail_url', i.detail_url, 'width', i.width, 'height', i.height)
+    'card_url', i.card_url, 'detail_url', i.detail_url, 'width', i.width, 'height', i.height,
+    'placeholder', i.placeholder)
     order by i.position), '[]'::json) from product_images i where i.product_id = p.id) as images`;
 
 type PageRow = ProductRow & { capped_total: unknown; images: ProductImageRow[] | string | null };

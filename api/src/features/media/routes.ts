@@ -2,9 +2,9 @@ import { API_ROUTES as R } from '../../../contract/routes';
 import type { AppContext, Feature } from '../../http/context';
 import { rawEndpoint } from '../../http/endpoint';
 import { notFound } from '../../http/errors';
-import { findMedia, mediaExists } from './service';
+import { deriveVariant, findMedia, mediaExists } from './service';
 
-const KEY = /^[A-Za-z0-9_-]{1,80}\.(webp|png|jpg|gif)$/;
+const KEY = /^[A-Za-z0-9_-]{1,80}\.(webp|avif|png|jpg|gif)$/;
 
 // Media bytes are user-supplied: they must never be run as a document or script, nor sniffed as one.
 function lockDown(ctx: AppContext): void {
@@ -23,13 +23,16 @@ export const mediaFeature: Feature = (router) => {
     const etag = `"${key}"`;
     const inm = ctx.get('If-None-Match');
     if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
-      if (!(await mediaExists(ctx.deps.db, key))) throw notFound('Image not found.');
+      // A derived width the browser holds but this database has not made yet is made now (it must exist).
+      if (!(await mediaExists(ctx.deps.db, key)) && !(await deriveVariant(ctx.deps.db, key)))
+        throw notFound('Image not found.');
       ctx.status = 304;
       ctx.set('ETag', etag);
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       return;
     }
-    const media = await findMedia(ctx.deps.db, key);
+    // Widths for srcset are made from the stored image on first request (contract/media.ts, MEDIA_WIDTHS).
+    const media = (await findMedia(ctx.deps.db, key)) ?? (await deriveVariant(ctx.deps.db, key));
     if (!media) throw notFound('Image not found.');
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');

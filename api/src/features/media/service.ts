@@ -5,10 +5,14 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Knex } from 'knex';
 import sharp, { type Metadata } from 'sharp';
+import pLimit from 'p-limit';
 import {
   INVALID_IMAGE_MESSAGE,
   MEDIA_PATH_PREFIX,
   MEDIA_RENDITIONS,
+  MEDIA_VARIANT_KEY,
+  MEDIA_WIDTHS,
+  type MediaVariantFormat,
   type StoredImage,
 } from '../../../contract/media';
 import { badRequest } from '../../http/errors';
@@ -260,21 +264,28 @@ export async function ingestImage(
   const hash = crypto.createHash('sha256').update(original).digest('hex').slice(0, 32);
   const cardKey = `${hash}-card.webp`;
   const detailKey = `${hash}-detail.webp`;
+  const placeholderKey = `${hash}-placeholder.webp`;
   const existing = (await db('media')
-    .select('key', 'width', 'height')
-    .whereIn('key', [cardKey, detailKey])) as {
+    .select('key', 'width', 'height', 'data')
+    .whereIn('key', [cardKey, detailKey, placeholderKey])) as {
     key: string;
     width: number;
     height: number;
+    data: Uint8Array;
   }[];
   const existingCard = existing.find((r) => r.key === cardKey);
-  if (existingCard && existing.length === 2) {
+  if (existingCard && existing.some((r) => r.key === detailKey)) {
+    const stored = existing.find((r) => r.key === placeholderKey);
+    const placeholder = stored
+      ? asBuffer(stored.data)
+      : await storePlaceholder(db, placeholderKey, asBuffer(existingCard.data));
     return {
       key: hash,
       cardUrl: urlFor(cardKey),
       detailUrl: urlFor(detailKey),
       width: existingCard.width,
       height: existingCard.height,
+      placeholder: placeholderUri(placeholder),
     };
   }
 
@@ -299,9 +310,10 @@ export async function ingestImage(
   } catch {
     throw invalid();
   }
+  const placeholder = await renderPlaceholder(card.data);
   await db('media')
     .insert(
-      [card, detail].map((r) => ({
+      [card, detail, { key: placeholderKey, ...placeholder }].map((r) => ({
         key: r.key,
         content_type: 'image/webp',
         width: r.width,
@@ -318,7 +330,81 @@ export async function ingestImage(
     detailUrl: urlFor(detailKey),
     width: card.width,
     height: card.height,
+    placeholder: placeholderUri(placeholder.data),
   };
+}
+
+const asBuffer = (data: Uint8Array): Buffer =>
+  Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+/** Longest side of the blurred preview: the browser's smoothing when it scales this up is the blur. */
+const PLACEHOLDER_SIZE = 16;
+
+async function renderPlaceholder(card: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+  const { data, info } = await sharp(card)
+    .resize(PLACEHOLDER_SIZE, PLACEHOLDER_SIZE, { fit: 'inside' })
+    .webp({ quality: 40 })
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Makes the preview of an image stored before previews existed, from its card rendition. */
+async function storePlaceholder(db: Knex, key: string, card: Buffer): Promise<Buffer> {
+  const p = await renderPlaceholder(card);
+  await db('media')
+    .insert({
+      key,
+      content_type: 'image/webp',
+      width: p.width,
+      height: p.height,
+      byte_size: p.data.length,
+      data: p.data,
+    })
+    .onConflict('key')
+    .ignore();
+  return p.data;
+}
+
+const placeholderUri = (data: Buffer) => `data:image/webp;base64,${data.toString('base64')}`;
+
+/**
+ * At most two widths are encoded at once per process (AVIF takes 40–150 ms of a core each): a burst of first
+ * requests for new widths queues instead of starving the API. Each width is encoded once and then stored.
+ */
+const encodeSlots = pLimit(2);
+
+/**
+ * A derived width of a stored image (`<hash>-w<width>.<webp|avif>`, widths from MEDIA_WIDTHS): made from the
+ * detail rendition on first request, stored, and served from the table after that. Null when the key is not a
+ * derived width or its image is not stored.
+ */
+export async function deriveVariant(db: Knex, key: string): Promise<MediaObject | null> {
+  const m = MEDIA_VARIANT_KEY.exec(key);
+  if (!m) return null;
+  const [, hash, w, format] = m as unknown as [string, string, string, MediaVariantFormat];
+  const width = Number(w);
+  if (!(MEDIA_WIDTHS as readonly number[]).includes(width)) return null;
+  const source = await findMedia(db, `${hash}-detail.webp`);
+  if (!source) return null;
+  const { data, info } = await encodeSlots(() => {
+    const resized = sharp(source.data).resize(width, width, { fit: 'inside', withoutEnlargement: true });
+    return (
+      format === 'avif' ? resized.avif({ quality: 50, effort: 2 }) : resized.webp({ quality: 78, effort: 4 })
+    ).toBuffer({ resolveWithObject: true });
+  });
+  const contentType = `image/${format}`;
+  await db('media')
+    .insert({
+      key,
+      content_type: contentType,
+      width: info.width,
+      height: info.height,
+      byte_size: data.length,
+      data,
+    })
+    .onConflict('key')
+    .ignore();
+  return { key, contentType, data };
 }
 
 /** A stored media object, as served at /media/:key. */
@@ -333,10 +419,7 @@ export async function findMedia(db: Knex, key: string): Promise<MediaObject | nu
   const row = (await db('media').select('key', 'content_type', 'data').where({ key }).first()) as
     { key: string; content_type: string; data: Uint8Array } | undefined;
   if (!row) return null;
-  const data = Buffer.isBuffer(row.data)
-    ? row.data
-    : Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-  return { key: row.key, contentType: row.content_type, data };
+  return { key: row.key, contentType: row.content_type, data: asBuffer(row.data) };
 }
 
 /** True when a media key exists (used to skip the bytes on a conditional request). */

@@ -28,11 +28,13 @@ interface ImageRow {
   detail_url: string;
   width: number | null;
   height: number | null;
+  placeholder: string | null;
 }
 
 type ProductFields = Omit<ProductCreateInput, 'images'>;
 
-const COLUMNS: Record<keyof ProductFields, string> = {
+/** The products column of each API field. */
+export const PRODUCT_COLUMNS: Record<keyof ProductFields, string> = {
   name: 'name',
   description: 'description',
   price: 'price',
@@ -73,7 +75,7 @@ const HUID_FIELDS = ['material', 'weight', 'netWeight', 'metal', 'huid', 'pricin
 /** Column values for the fields present in input (undefined = not given; null = empty). */
 function toColumns(input: Partial<ProductFields>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, column] of Object.entries(COLUMNS)) {
+  for (const [field, column] of Object.entries(PRODUCT_COLUMNS)) {
     const value = input[field as keyof ProductFields];
     if (value === undefined) continue;
     if (field === 'sizeAvailable') out[column] = JSON.stringify(value ?? []);
@@ -120,6 +122,7 @@ async function resolveImages(
         detail_url: stored.detailUrl,
         width: stored.width,
         height: stored.height,
+        placeholder: stored.placeholder,
       };
     }
     // The same picture sent twice (say, once uploaded and once by URL) is one image.
@@ -154,6 +157,7 @@ async function writeImages(trx: Knex.Transaction, productId: number, images: Ima
       detail_url: img.detail_url,
       width: img.width,
       height: img.height,
+      placeholder: img.placeholder,
     })),
   );
 }
@@ -169,11 +173,11 @@ async function discardUnusedMedia(db: Knex, keys: string[]): Promise<void> {
   );
   const unused = keys.filter((k) => !used.has(k));
   if (!unused.length) return;
+  // Every stored form of the image: renditions, preview and any width derived since (keys are hex hashes).
   await db('media')
-    .whereIn(
-      'key',
-      unused.flatMap((k) => [`${k}-card.webp`, `${k}-detail.webp`]),
-    )
+    .where((q) => {
+      for (const k of unused) q.orWhere('key', 'like', `${k}-%`);
+    })
     .delete();
 }
 
@@ -246,7 +250,15 @@ export async function updateProduct(
       const existing = (await db('product_images')
         .where({ product_id: id })
         .orderBy('position')
-        .select('media_key', 'source_url', 'card_url', 'detail_url', 'width', 'height')) as ImageRow[];
+        .select(
+          'media_key',
+          'source_url',
+          'card_url',
+          'detail_url',
+          'width',
+          'height',
+          'placeholder',
+        )) as ImageRow[];
       stored = await resolveImages(db, images, existing, opts, ingested);
     }
     await db.transaction(async (trx) => {

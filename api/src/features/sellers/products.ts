@@ -4,13 +4,15 @@ import {
   ProductDeleteSchema,
   ProductUpdateSchema,
 } from '../../../contract/products';
+import { ProductImportSchema } from '../../../contract/products-csv';
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { AppDeps, Feature } from '../../http/context';
-import { endpoint } from '../../http/endpoint';
+import { endpoint, rawEndpoint } from '../../http/endpoint';
 import { tooManyRequests } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
 import { loadProductsByIds } from '../catalog/service';
 import { createProduct, deleteProduct, updateProduct, type ProductImageOptions } from './product-service';
+import { exportProductsCsv, importProductsCsv } from './products-csv';
 
 /** The product as the catalogue presents it (the seller's view: pending shops see their own products too). */
 async function presented(deps: AppDeps, productId: number) {
@@ -64,6 +66,21 @@ export const productsRoutes: Feature = (router) => {
       );
       return { success: true as const, productId, product: await presented(deps, productId) };
     },
+  });
+
+  rawEndpoint(router, R.productsExport, async (ctx) => {
+    const csv = await exportProductsCsv(ctx.deps.db, ctx.state.user!);
+    const day = ctx.deps.clock.now().toISOString().slice(0, 10);
+    ctx.set('Content-Disposition', `attachment; filename="products-${day}.csv"`);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = csv;
+  });
+
+  endpoint(router, R.productsImport, {
+    input: ProductImportSchema,
+    handle: (deps, user, { csv }) =>
+      importProductsCsv(deps.db, user, csv, deps.clock.now(), imageOptions(deps, user.id)),
   });
 
   endpoint(router, R.productDelete, {

@@ -1,9 +1,10 @@
+import { ResponsiveImage } from './responsive-image';
 import { Gem } from 'lucide-react';
 
 const SIZES = {
-  sm: { box: 'h-12 w-12', icon: 'h-5 w-5' },
-  md: { box: 'h-14 w-14', icon: 'h-6 w-6' },
-  lg: { box: 'h-20 w-20', icon: 'h-8 w-8' },
+  sm: { box: 'h-12 w-12', icon: 'h-5 w-5', px: '48px' },
+  md: { box: 'h-14 w-14', icon: 'h-6 w-6', px: '56px' },
+  lg: { box: 'h-20 w-20', icon: 'h-8 w-8', px: '80px' },
 } as const;
 
 /**
@@ -21,9 +22,13 @@ export function ProductThumb({
 }) {
   const { box, icon } = SIZES[size];
   return src ? (
-    <img
+    <ResponsiveImage
       src={src}
       alt=""
+      sizes={SIZES[size].px}
+      maxWidth={240}
+      width={80}
+      height={80}
       loading={lazy ? 'lazy' : undefined}
       className={`${box} shrink-0 rounded-md border border-stone-200 object-cover`}
     />

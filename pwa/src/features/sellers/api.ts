@@ -110,6 +110,17 @@ export function useDeleteProductMutation() {
   });
 }
 
+/** Adds and changes products from a CSV file's text (contract/products-csv.ts). */
+export function useImportProductsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (csv: string) => api.call(API_ROUTES.productsImport, { csv }),
+    onSuccess: (result) => {
+      if (result.created + result.updated > 0) refreshProducts(queryClient);
+    },
+  });
+}
+
 /**
  * POSTs JSON with upload progress (images travel as data URIs, which can take a while on a phone). Failures
  * are ApiErrors with the body's message, like the shared client's.

@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Product } from '../../../../../api/contract/catalog';
 import { useExtensions } from '../../../app/extensions';
+import { ResponsiveImage } from '../../../components/ui/responsive-image';
 import { formatPrice } from '../../../lib/format';
 import { storePath } from '../../../lib/store-path';
 import { useProductLink } from '../hooks/use-product-dialog';
 
 const CARD_SIZE = 400;
+/** A card's width on screen: the grid's columns (GRID_CLASSES) inside the page's padding. */
+const CARD_SIZES = '(min-width: 1280px) 300px, (min-width: 768px) 33vw, 50vw';
 
 /** The product page's module, fetched as a finger or a pointer comes down on a card (before the click). */
 const preloadProductPage = () => void import('../pages/product-page').catch(() => undefined);
@@ -40,9 +43,12 @@ export function ProductCard({
           aria-label={t('catalog.card.open', { name: product.name })}
         >
           {src ? (
-            <img
+            <ResponsiveImage
               src={src}
               alt=""
+              sizes={CARD_SIZES}
+              maxWidth={720}
+              placeholder={cover?.placeholder}
               width={cover?.width ?? CARD_SIZE}
               height={cover?.height ?? CARD_SIZE}
               loading={eager ? 'eager' : 'lazy'}

@@ -9,6 +9,7 @@ import { productPath } from '../../../../../api/contract/product-path';
 import { useExtensions } from '../../../app/extensions';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { ResponsiveImage } from '../../../components/ui/responsive-image';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatCategory, formatPrice } from '../../../lib/format';
@@ -62,8 +63,11 @@ function Gallery({ product }: { product: Product }) {
     );
   return (
     <div className="space-y-2">
-      <img
+      <ResponsiveImage
+        key={current.url}
         src={current.url}
+        sizes="(min-width: 768px) 440px, calc(100vw - 2rem)"
+        placeholder={current.placeholder}
         alt={t('catalog.detail.imageAlt', { name: product.name, n: index + 1, total: images.length })}
         width={current.width ?? 800}
         height={current.height ?? 800}
@@ -83,9 +87,11 @@ function Gallery({ product }: { product: Product }) {
                   i === index ? 'border-brand-700' : 'border-transparent',
                 )}
               >
-                <img
+                <ResponsiveImage
                   src={img.cardUrl}
                   alt=""
+                  sizes="64px"
+                  maxWidth={240}
                   width={64}
                   height={64}
                   loading="lazy"

@@ -93,7 +93,8 @@ export function ProductGrid({
       {products.map((p, i) => (
         <li key={p.id} className="flex">
           <div className="flex w-full [&>article]:w-full">
-            <ProductCard product={p} eager={i < 4} />
+            {/* The first row of a phone loads at once; the rest wait until they near the screen. */}
+            <ProductCard product={p} eager={i < 2} />
           </div>
         </li>
       ))}

@@ -18,6 +18,7 @@ import { PRODUCTS_PAGE_LIMIT, sellerQueries } from '../api';
 import { DeleteProductDialog } from '../components/delete-product-dialog';
 import { ErrorCard, useOwnProfile } from '../components/page-states';
 import { ProductSheet } from '../components/product-sheet';
+import { ProductsCsv } from '../components/products-csv';
 import { storePath } from '../../../lib/store-path';
 
 function pageFrom(value: string | null): number {
@@ -107,6 +108,7 @@ function Products({ profile }: { profile: SellerProfile }) {
           </Button>
         </div>
       </div>
+      <ProductsCsv />
 
       {products.isPending ? (
         <div role="status" aria-label={t('common.loading')} className="space-y-3">
