@@ -14,6 +14,8 @@ import * as m0012 from './migrations/0012_abuse_protections';
 import * as m0013 from './migrations/0013_call_selling';
 import * as m0014 from './migrations/0014_pricing';
 import * as m0015 from './migrations/0015_shop_hours';
+import * as m0016 from './migrations/0016_payments';
+import * as m0017 from './migrations/0017_appointments';
 import * as m0018 from './migrations/0018_image_placeholders';
 
 interface Migration {
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0013_call_selling': m0013,
   '0014_pricing': m0014,
   '0015_shop_hours': m0015,
+  '0016_payments': m0016,
+  '0017_appointments': m0017,
   '0018_image_placeholders': m0018,
 };
 

@@ -54,3 +54,29 @@ export function callbackRequestText(locale: SwLocale, customerName: string, prod
     body: productName ? `${body}\n${t('push.callbackRequest.aboutProduct', 'About {{product}}')}` : body,
   };
 }
+
+/** An appointment notice (issue #22): booked, the reminder, the start, moved or cancelled; the time in the worker's zone. */
+export function appointmentText(
+  locale: SwLocale,
+  notice: 'booked' | 'reminder' | 'starting' | 'rescheduled' | 'cancelled',
+  otherName: string,
+  startsAt: string,
+  reason?: string | null,
+) {
+  const time = new Intl.DateTimeFormat(locale === 'ta' ? 'ta-IN' : 'en-IN', {
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(startsAt));
+  const t = (key: string, fallback: string) =>
+    (lookup((locale === 'ta' ? ta : en) as Tree, key) ?? lookup(en as Tree, key) ?? fallback)
+      .replace('{{name}}', otherName)
+      .replace('{{time}}', time)
+      .replace('{{reason}}', reason ?? '');
+  const body = t(`push.appointment.${notice}`, '{{name}}: {{time}}');
+  return {
+    title: t('push.appointment.title', 'Video appointment'),
+    body: reason ? `${body}\n${t('push.appointment.reason', 'Reason: {{reason}}')}` : body,
+  };
+}

@@ -5,7 +5,7 @@ import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ALL_ROUTES, pathsWhere } from '../api/contract/routes';
-import { callbackRequestText, notificationText, type SwLocale } from './i18n';
+import { appointmentText, callbackRequestText, notificationText, type SwLocale } from './i18n';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | { url: string; revision: string | null })[];
@@ -77,6 +77,17 @@ interface IncomingCallPush {
   locale?: SwLocale;
 }
 
+interface AppointmentPush {
+  type: 'appointment';
+  appointmentId: number;
+  notice: 'booked' | 'reminder' | 'starting' | 'rescheduled' | 'cancelled';
+  startsAt: string;
+  otherName: string;
+  reason: string | null;
+  side: 'customer' | 'seller';
+  locale?: SwLocale;
+}
+
 interface CallbackRequestPush {
   type: 'callback-request';
   requestId: number;
@@ -93,10 +104,33 @@ async function tellClients(message: Record<string, unknown>): Promise<readonly W
 
 // A pushed ring is an accelerator: open tabs poll at once, and a notification shows for closed or hidden apps.
 self.addEventListener('push', (event) => {
-  let data: IncomingCallPush | CallbackRequestPush | undefined;
+  let data: IncomingCallPush | CallbackRequestPush | AppointmentPush | undefined;
   try {
-    data = event.data?.json() as IncomingCallPush | CallbackRequestPush | undefined;
+    data = event.data?.json() as IncomingCallPush | CallbackRequestPush | AppointmentPush | undefined;
   } catch {
+    return;
+  }
+  if (data?.type === 'appointment') {
+    // A video appointment booked, due, starting, moved or cancelled (issue #22): open tabs refresh their lists.
+    const a = data;
+    const text = appointmentText(a.locale ?? 'en', a.notice, a.otherName, a.startsAt, a.reason);
+    event.waitUntil(
+      (async () => {
+        const clients = await tellClients({ type: 'appointment', appointmentId: a.appointmentId });
+        await self.registration.showNotification(text.title, {
+          body: text.body,
+          tag: `appointment-${a.appointmentId}`,
+          icon: '/icons/icon-192.png',
+          badge: '/icons/badge-96.png',
+          requireInteraction: a.notice === 'starting',
+          data: {
+            // The jeweller's appointments are on the dashboard, the customer's on their calls page.
+            url: a.side === 'seller' ? '/seller/dashboard' : '/call-history',
+            clients: clients.length,
+          },
+        });
+      })(),
+    );
     return;
   }
   if (data?.type === 'callback-request') {
@@ -143,12 +177,25 @@ self.addEventListener('push', (event) => {
   );
 });
 
+/** Shows a page of the app: an open window is focused and sent there, else a new one opens. */
+async function openPage(url: string): Promise<void> {
+  const clients = await self.clients.matchAll({ type: 'window' });
+  const client = clients.find((c) => 'focus' in c);
+  if (client) {
+    const focused = await client.focus();
+    if (new URL(focused.url).pathname !== url) await focused.navigate(url).catch(() => undefined);
+    return;
+  }
+  await self.clients.openWindow(url);
+}
+
 self.addEventListener('notificationclick', (event) => {
   const note = event.notification.data as { callId?: number; callBack?: boolean; url?: string } | undefined;
   const callId = note?.callId;
   event.notification.close();
   if (!callId) {
-    if (note?.url) event.waitUntil(self.clients.openWindow(note.url).then(() => undefined));
+    const url = note?.url;
+    if (url) event.waitUntil(openPage(url));
     return;
   }
   event.waitUntil(

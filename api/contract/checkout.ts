@@ -3,6 +3,7 @@ import { ACCOUNT_MESSAGES } from './accounts';
 import { hasHiddenCharacters, PAYMENT_METHODS } from './constants';
 import { PRICING_MESSAGES } from './invoices';
 import type { Order } from './orders';
+import { PanField, type PaymentStart } from './payments';
 import { isValidGstin } from './pricing';
 
 /** Every checkout message: the product rules' (docs/product-rules.md §5, §8) word for word, plus server texts of ours where it is silent. */
@@ -16,7 +17,7 @@ export const CHECKOUT_MESSAGES = {
   pinCodeInvalid: 'Enter a 6-digit PIN code that does not start with 0 (for example 600001).',
   customerPhoneInvalid:
     'Enter a 10-digit mobile number starting with 6, 7, 8 or 9 (for example 98765 43210).',
-  paymentMethodInvalid: 'Payment method must be credit_card, google_pay or cash_on_delivery.',
+  paymentMethodInvalid: 'Payment method must be upi, card, netbanking or cash_on_delivery.',
   fieldTooLong: '{field} is too long.',
   success: 'Order placed successfully!',
   failed: 'Checkout failed: {message}',
@@ -29,7 +30,7 @@ export const CHECKOUT_MESSAGES = {
   cartEmpty: 'Your cart is empty.',
   productUnavailable: '"{name}" is no longer available. Please remove it from your cart.',
   tooManyUnpaid:
-    'You already have {n} orders waiting for the shop to confirm them. Please wait until one is confirmed before placing another.',
+    'You already have {n} orders awaiting payment or the shop’s confirmation. Please pay for one, or wait until one is confirmed, before placing another.',
   checkoutConflict:
     'Your cart changed while the order was being placed. Please review your cart and try again.',
 } as const;
@@ -71,7 +72,10 @@ export const CheckoutSchema = z.object({
   pinCode: required(M.pinCodeRequired, 20, 'Pin code')
     .transform((v) => v.replace(/\s/g, ''))
     .pipe(z.string().regex(INDIAN_PIN_CODE_PATTERN, M.pinCodeInvalid)),
-  paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodInvalid }).default('credit_card'),
+  // UPI first (docs/product-rules.md "Payments").
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodInvalid }).default('upi'),
+  // The buyer's PAN, needed for an order of ₹2,00,000 or more; optional otherwise (blank means none).
+  buyerPan: PanField,
   // The buyer's GSTIN for the tax invoice (issue #25), optional: blank means none.
   buyerGstin: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -90,4 +94,9 @@ export type CheckoutData = z.output<typeof CheckoutSchema>;
 export interface CheckoutResponse {
   orders: Order[];
   checkoutRef: string;
+  /**
+   * Paid online: the one gateway order for the whole cart, to open Checkout with; null for cash on delivery,
+   * or when the gateway did not answer (the orders then wait for "Pay now").
+   */
+  payment?: PaymentStart | null;
 }

@@ -52,9 +52,22 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
-export const PAYMENT_METHODS = ['credit_card', 'google_pay', 'cash_on_delivery'] as const;
+/** UPI first (docs/product-rules.md "Payments"); upi, card and netbanking are paid online through the gateway. */
+export const PAYMENT_METHODS = ['upi', 'card', 'netbanking', 'cash_on_delivery'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
+export const ONLINE_PAYMENT_METHODS = ['upi', 'card', 'netbanking'] as const;
+export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
+export const isOnlinePayment = (m: PaymentMethod): m is OnlinePaymentMethod => m !== 'cash_on_delivery';
+/** Online: pending → paid or failed (failed → paid on a retry), paid → refunded. Cash: cash_due → cash_collected. */
+export const PAYMENT_STATUSES = [
+  'pending',
+  'paid',
+  'failed',
+  'refunded',
+  'cash_due',
+  'cash_collected',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const CALL_STATUSES = ['pending', 'ringing', 'active', 'declined', 'ended', 'missed'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];

@@ -1,6 +1,7 @@
 import type { CallStatus } from './constants';
 import type { CallItem } from './call-selling';
 import type { CallSignal, IncomingCall } from './calls';
+import type { AppointmentNotice } from './appointments';
 
 /**
  * The event stream (GET /_api/events, Server-Sent Events): one per signed-in tab, carrying what happens to
@@ -42,15 +43,29 @@ export interface SignalEvent extends CallSignal {
  */
 export type ItemEvent = CallItem;
 
+/**
+ * Something happened to one of the user's video appointments ('appointment', issue #22): booked, the reminder
+ * 15 minutes before, the start, rescheduled or cancelled (with the reason).
+ */
+export type AppointmentEvent = AppointmentNotice;
+
 export interface StreamEventMap {
   hello: HelloEvent;
   incoming: IncomingEvent;
   call: CallStateEvent;
   signal: SignalEvent;
   item: ItemEvent;
+  appointment: AppointmentEvent;
 }
 export type StreamEventName = keyof StreamEventMap;
-export const STREAM_EVENT_NAMES: readonly StreamEventName[] = ['hello', 'incoming', 'call', 'signal', 'item'];
+export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
+  'hello',
+  'incoming',
+  'call',
+  'signal',
+  'item',
+  'appointment',
+];
 
 /** `after` of GET /_api/events: a non-negative integer event id. */
 export const EVENTS_MESSAGES = {

@@ -164,7 +164,15 @@ export interface TaxInvoice {
     stateCode: string | null;
     stateName: string | null;
   };
-  buyer: { name: string; address: string; gstin: string | null; state: string; stateCode: string | null };
+  buyer: {
+    name: string;
+    address: string;
+    gstin: string | null;
+    state: string;
+    stateCode: string | null;
+    /** The buyer's PAN, masked (ABCDE****F): given for an order of ₹2,00,000 or more (payments.ts). */
+    panMasked: string | null;
+  };
   /** "Tamil Nadu (33)"; the buyer's state as given when it has no code. */
   placeOfSupply: string;
   supply: 'intra' | 'inter';

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ID_MAX, ORDER_STATUSES, type OrderStatus, type PaymentMethod } from './constants';
+import {
+  ID_MAX,
+  ORDER_STATUSES,
+  type OrderStatus,
+  type PaymentMethod,
+  type PaymentStatus,
+} from './constants';
 
 /** Every orders and ratings message: the product rules' (docs/product-rules.md §8) word for word, plus server texts of ours. */
 export const ORDER_MESSAGES = {
@@ -130,9 +136,15 @@ export interface Order {
   state: string;
   pinCode: string;
   paymentMethod: PaymentMethod;
-  paymentStatus: 'pending' | 'paid' | 'failed' | 'refunded';
+  paymentStatus: PaymentStatus;
   /** When the payment was taken (a cash-on-delivery order: when the seller delivered it), else null. */
   paidAt: string | null;
+  /** An online order awaiting payment is cancelled by the server at this time (PAYMENT_WINDOW_MINUTES). */
+  payBefore: string | null;
+  /** The refund of a paid order that was cancelled, as the gateway reports it. */
+  refund: { status: 'pending' | 'processed' | 'failed'; amountPaise: number } | null;
+  /** The buyer's PAN, masked (ABCDE****F), for an order of ₹2,00,000 or more. */
+  buyerPanMasked: string | null;
   customer: {
     id: number;
     displayName: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppointmentNotice } from './appointments';
 
 const EXPIRATION_MESSAGE = 'expirationTime must be a time in milliseconds or null.';
 
@@ -55,6 +56,12 @@ export interface CallbackRequestPush {
   requestId: number;
   customerName: string;
   productName?: string | null;
+  locale: 'en' | 'ta';
+}
+
+/** What the service worker receives for an appointment notice (issue #22): booked, reminder, starting, … */
+export interface AppointmentPush extends AppointmentNotice {
+  type: 'appointment';
   locale: 'en' | 'ta';
 }
 

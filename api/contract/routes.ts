@@ -94,6 +94,19 @@ import type {
   ProductMutationResponse,
   ProductUpdateSchema,
 } from './products';
+import type {
+  AdminLedgerResponse,
+  PaymentOptions,
+  PaymentResult,
+  PaymentSettings,
+  PaymentSettingsSchema,
+  PaymentStart,
+  PayoutSchema,
+  SellerLedgerResponse,
+  ShopLedger,
+  StartPaymentSchema,
+  VerifyPaymentSchema,
+} from './payments';
 import type { ProductImportResponse, ProductImportSchema } from './products-csv';
 import type { PushPublicKeyResponse, PushSubscriptionSchema, PushUnsubscribeSchema } from './push';
 import type {
@@ -111,6 +124,19 @@ import type {
   createCallbackSchema,
 } from './callbacks';
 import type { IceServersResponse, VideoTokenResponse, videoTokenQuerySchema } from './video';
+import type {
+  Appointment,
+  AppointmentListResponse,
+  AppointmentSettings,
+  SlotsResponse,
+  appointmentIdQuerySchema,
+  appointmentIdSchema,
+  appointmentSettingsSchema,
+  bookAppointmentSchema,
+  cancelAppointmentSchema,
+  rescheduleAppointmentSchema,
+  slotsQuerySchema,
+} from './appointments';
 
 /**
  * The route table: every path the server answers, with everything the server, the PWA and the service worker
@@ -217,6 +243,7 @@ const post = describe('POST');
 const CUSTOMER = ['customer'] as const;
 const SELLER = ['seller'] as const;
 const SELLER_OR_ADMIN = ['seller', 'admin'] as const;
+const CUSTOMER_OR_SELLER = ['customer', 'seller'] as const;
 const ADMIN = ['admin'] as const;
 const NEUTRAL = { cache: 'catalogue-neutral' } as const;
 /** A public catalogue read: served from the server's cache, kept by the service worker for offline use. */
@@ -424,6 +451,40 @@ export const API_ROUTES = {
       ...NEUTRAL,
     },
   ),
+  // Booked video appointments (appointments.ts, issue #22): a customer books a free slot; either side starts
+  // the call at the time; the jeweller reschedules or cancels with a reason.
+  appointmentSlots: get<SlotsResponse, typeof slotsQuerySchema>()('/_api/appointments/slots', {
+    auth: 'public',
+  }),
+  appointmentBook: post<Appointment, typeof bookAppointmentSchema>()('/_api/appointments/book', {
+    auth: CUSTOMER,
+    status: 201,
+    ...NEUTRAL,
+  }),
+  appointmentsMine: get<AppointmentListResponse>()('/_api/appointments/mine', { auth: CUSTOMER }),
+  appointmentCancel: post<Appointment, typeof cancelAppointmentSchema>()('/_api/appointments/cancel', {
+    auth: CUSTOMER_OR_SELLER,
+    ...NEUTRAL,
+  }),
+  appointmentStart: post<InitiateCallResponse, typeof appointmentIdSchema>()('/_api/appointments/start', {
+    auth: CUSTOMER_OR_SELLER,
+    status: 201,
+    ...NEUTRAL,
+  }),
+  // text/calendar, for either side of the appointment; anyone else gets 404.
+  appointmentCalendar: get<string, typeof appointmentIdQuerySchema>()('/_api/appointments/calendar.ics', {
+    auth: CUSTOMER_OR_SELLER,
+  }),
+  sellerAppointments: get<AppointmentListResponse>()('/_api/seller/appointments', { auth: SELLER }),
+  appointmentReschedule: post<Appointment, typeof rescheduleAppointmentSchema>()(
+    '/_api/seller/appointments/reschedule',
+    { auth: SELLER, ...NEUTRAL },
+  ),
+  appointmentSettings: get<AppointmentSettings>()('/_api/seller/appointment-settings', { auth: SELLER }),
+  appointmentSettingsSave: post<AppointmentSettings, typeof appointmentSettingsSchema>()(
+    '/_api/seller/appointment-settings',
+    { auth: SELLER, ...NEUTRAL },
+  ),
   // Selling in the call (call-selling.ts): participants only; anyone else gets 404.
   callProducts: get<CallProductSearchResponse, typeof callProductSearchSchema>()('/_api/call/products', {
     auth: SELLER,
@@ -483,6 +544,36 @@ export const API_ROUTES = {
   }),
   orderInvoicePdf: get<Uint8Array, typeof InvoiceQuerySchema>()('/_api/order/invoice.pdf', {
     auth: 'signed-in',
+  }),
+
+  // Payments (issue #24, payments.ts). Paying changes no stock (checkout took it): catalogue-neutral.
+  paymentOptions: get<PaymentOptions>()('/_api/payments/options', { auth: CUSTOMER }),
+  paymentStart: post<PaymentStart, typeof StartPaymentSchema>()('/_api/payments/start', {
+    auth: CUSTOMER,
+    ...NEUTRAL,
+  }),
+  paymentVerify: post<PaymentResult, typeof VerifyPaymentSchema>()('/_api/payments/verify', {
+    auth: CUSTOMER,
+    ...NEUTRAL,
+  }),
+  // Razorpay's signed webhook: server to server, outside /_api/ (no session, no browser origin); the
+  // signature of its raw body is the only credential.
+  razorpayWebhook: post<{ status: string }>()('/webhooks/razorpay', {
+    auth: 'public',
+    session: 'none',
+    ...NEUTRAL,
+  }),
+  sellerPaymentSettings: get<PaymentSettings>()('/_api/seller/payment-settings', { auth: SELLER }),
+  sellerPaymentSettingsSet: post<PaymentSettings, typeof PaymentSettingsSchema>()(
+    '/_api/seller/payment-settings',
+    { auth: SELLER, ...NEUTRAL },
+  ),
+  sellerLedger: get<SellerLedgerResponse>()('/_api/seller/ledger', { auth: SELLER }),
+  adminLedger: get<AdminLedgerResponse>()('/_api/admin/ledger', { auth: ADMIN }),
+  adminPayout: post<{ ledger: ShopLedger }, typeof PayoutSchema>()('/_api/admin/payouts', {
+    auth: ADMIN,
+    status: 201,
+    ...NEUTRAL,
   }),
 
   // Web push

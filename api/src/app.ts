@@ -33,6 +33,8 @@ import { sellingFeature } from './features/selling/routes';
 import { invoicesFeature } from './features/invoices/routes';
 import { scheduleFeature } from './features/schedule/routes';
 import { EventHub } from './features/events/hub';
+import { paymentsFeature } from './features/payments/routes';
+import { createGateway, type PaymentGateway } from './features/payments/gateway';
 
 /** Paths whose bodies may carry uploaded images (data URIs): the route table's `bodyLimit: 'large'`. */
 export const LARGE_BODY_PATHS: ReadonlySet<string> = pathsWhere((r) => r.bodyLimit === 'large');
@@ -88,6 +90,7 @@ const features: Feature[] = [
   sellingFeature,
   scheduleFeature,
   invoicesFeature,
+  paymentsFeature,
   videoFeature,
   pushFeature,
   eventsFeature,
@@ -102,6 +105,8 @@ export interface CreateAppOptions {
   /** Serve the built PWA from config.staticDir (production and browser tests). */
   serveStatic?: boolean;
   pushAgent?: import('node:https').Agent;
+  /** The payment gateway; by default from the configuration (the test double without keys, outside production). */
+  payments?: PaymentGateway | null;
 }
 
 export interface AppHandle {
@@ -116,12 +121,14 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     db: opts.db,
     dbKind: opts.dbKind,
     config: opts.config,
-    clock: opts.clock ?? { now: () => new Date() },
+    // CLOCK_OFFSET_MS (tests only, refused in production) runs the clock ahead: scheduled work comes due.
+    clock: opts.clock ?? { now: () => new Date(Date.now() + opts.config.clockOffsetMs) },
     logger: opts.logger,
     hooks: { incomingCall: [], callbackRequested: [] },
     catalogCache: new ResponseCache(opts.config.catalogCache),
     events: new EventHub(opts.db, opts.logger),
     pushAgent: opts.pushAgent,
+    payments: opts.payments === null ? undefined : (opts.payments ?? createGateway(opts.config, opts.logger)),
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;
@@ -150,6 +157,8 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use(
     securityHeaders({
       https: opts.config.env === 'production' && !!opts.config.publicOrigin?.startsWith('https:'),
+      // Razorpay Checkout (or the test double's stand-in) is loaded, framed and talked to from its origins.
+      paymentSources: () => deps.payments?.cspSources() ?? [],
     }),
   );
   app.use(compress({ threshold: 1024 }));

@@ -30,7 +30,21 @@ const EnvSchema = z.object({
   UNPAID_ORDERS_MAX_PER_CUSTOMER: z.coerce.number().int().min(1).max(1_000_000).default(3),
   UNPAID_ORDER_HOLD_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1440),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
+  RAZORPAY_KEY_ID: z.string().min(1).optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  RAZORPAY_API_URL: z.string().url().default('https://api.razorpay.com'),
+  RAZORPAY_CHECKOUT_URL: z.string().url().default('https://checkout.razorpay.com/v1/checkout.js'),
+  RAZORPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  PLATFORM_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(0),
+  PAN_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+    .optional(),
   PUSH_ENDPOINT_HOSTS: z.string().optional(),
+  /** Test only: the server's clock runs this far ahead (browser tests of scheduled work); refused in production. */
+  CLOCK_OFFSET_MS: z.coerce.number().int().min(-31_536_000_000).max(31_536_000_000).default(0),
   PUBLIC_ORIGIN: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).default(30),
@@ -77,8 +91,12 @@ export interface Config {
   unpaidOrders: { maxPerCustomer: number; holdMs: number };
   /** How long a piece held in a call stays reserved for the customer (HOLD_HOURS), in ms. */
   productHoldMs: number;
+  /** Payments (issue #24, docs/product-rules.md "Payments"). */
+  payments: PaymentsConfig;
   /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
   pushEndpointHosts: string[];
+  /** CLOCK_OFFSET_MS: how far ahead the server's clock runs (0 outside tests; never set in production). */
+  clockOffsetMs: number;
   publicOrigin: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlDays: number;
@@ -102,6 +120,68 @@ export interface Config {
   mediaAllowPrivateUrls: boolean;
   /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
   catalogCache: { ttlMs: number; maxBytes: number };
+}
+
+export interface PaymentsConfig {
+  /** Razorpay with real keys (live or test mode); undefined: the test double outside production, else none. */
+  razorpay?: {
+    keyId: string;
+    keySecret: string;
+    webhookSecret: string;
+    apiUrl: string;
+    checkoutUrl: string;
+    timeoutMs: number;
+  };
+  /** No keys outside production: the app starts the Razorpay test double (api/src/doubles/razorpay-double.ts). */
+  useDouble: boolean;
+  /** Online orders not paid this long after checkout are cancelled and their stock returns. */
+  windowMs: number;
+  /** PLATFORM_COMMISSION_PERCENT in hundredths of a percent (2.5% → 250). */
+  commissionBasisPoints: number;
+  /** The AES-256-GCM key that encrypts buyers' PANs at rest. */
+  panKey: Buffer;
+  timeoutMs: number;
+}
+
+/** The development key for PANs (never accepted in production, where PAN_ENCRYPTION_KEY is required). */
+const DEVELOPMENT_PAN_KEY = 'd3c0de5eeded0f0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081';
+
+function paymentsConfig(e: Env): PaymentsConfig {
+  const keys = [e.RAZORPAY_KEY_ID, e.RAZORPAY_KEY_SECRET, e.RAZORPAY_WEBHOOK_SECRET];
+  if (keys.some(Boolean) && !keys.every(Boolean)) {
+    throw new Error(
+      'Invalid environment:\nRAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET: set all three or none',
+    );
+  }
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.PAN_ENCRYPTION_KEY) {
+    throw new Error(
+      'Invalid environment:\nPAN_ENCRYPTION_KEY: required in production (64 hexadecimal characters)',
+    );
+  }
+  if (production && e.PAN_ENCRYPTION_KEY?.toLowerCase() === DEVELOPMENT_PAN_KEY) {
+    throw new Error(
+      'Invalid environment:\nPAN_ENCRYPTION_KEY: the development key cannot be used in production',
+    );
+  }
+  return {
+    razorpay: e.RAZORPAY_KEY_ID
+      ? {
+          keyId: e.RAZORPAY_KEY_ID,
+          keySecret: e.RAZORPAY_KEY_SECRET!,
+          webhookSecret: e.RAZORPAY_WEBHOOK_SECRET!,
+          apiUrl: e.RAZORPAY_API_URL,
+          checkoutUrl: e.RAZORPAY_CHECKOUT_URL,
+          timeoutMs: e.RAZORPAY_TIMEOUT_MS,
+        }
+      : undefined,
+    // Production never runs the double: without keys it offers cash on delivery only.
+    useDouble: !e.RAZORPAY_KEY_ID && !production,
+    windowMs: e.PAYMENT_WINDOW_MINUTES * 60_000,
+    commissionBasisPoints: Math.round(e.PLATFORM_COMMISSION_PERCENT * 100),
+    panKey: Buffer.from(e.PAN_ENCRYPTION_KEY ?? DEVELOPMENT_PAN_KEY, 'hex'),
+    timeoutMs: e.RAZORPAY_TIMEOUT_MS,
+  };
 }
 
 export interface Limits {
@@ -168,6 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     turnUrls.length > 0 && e.TURN_SECRET
       ? { urls: turnUrls, secret: e.TURN_SECRET, ttlSeconds: e.TURN_CREDENTIAL_TTL_SECONDS }
       : undefined;
+  if (e.NODE_ENV === 'production' && e.CLOCK_OFFSET_MS !== 0) {
+    throw new Error('Invalid environment:\nCLOCK_OFFSET_MS: a test setting, refused in production');
+  }
   const pushHosts = e.PUSH_ENDPOINT_HOSTS
     ? e.PUSH_ENDPOINT_HOSTS.split(',')
         .map((h) => h.trim().toLowerCase())
@@ -210,7 +293,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       holdMs: e.UNPAID_ORDER_HOLD_MINUTES * 60_000,
     },
     productHoldMs: e.HOLD_HOURS * 3_600_000,
+    payments: paymentsConfig(e),
     pushEndpointHosts: pushHosts,
+    clockOffsetMs: e.CLOCK_OFFSET_MS,
     publicOrigin: e.PUBLIC_ORIGIN,
     logLevel: e.LOG_LEVEL,
     sessionTtlDays: e.SESSION_TTL_DAYS,

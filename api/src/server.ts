@@ -71,10 +71,15 @@ async function main() {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  // The Razorpay test double (development without keys) sends its signed webhooks here.
+  const double = await deps.payments?.double();
+  double?.setWebhookUrl(`${url}/webhooks/razorpay`);
   const dbLabel =
     database.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   // Plain console output: this is what a developer reads after `npm start`.
   console.log(`\nNagai is running at ${url}  (database: ${dbLabel}, ready in ${Date.now() - started} ms)`);
+  if (double) console.log(`Test payments: the Razorpay test double is serving at ${double.url}`);
+  else if (!deps.payments) console.log('No RAZORPAY_* keys: online payment is off (cash on delivery only).');
   if (config.seedDemo) {
     console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}  → ${url}${a.loginPath}`);
@@ -100,6 +105,7 @@ async function main() {
     clearInterval(idleSweep);
     for (const s of sockets) s.destroy();
     await background.stop();
+    await deps.payments?.close();
     await database.close();
     clearTimeout(hardStop);
     logger.info('stopped');

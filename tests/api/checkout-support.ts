@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Order } from '../../api/contract/orders';
 import type { CheckoutResponse } from '../../api/contract/checkout';
+import type { PaymentResult, PaymentStart } from '../../api/contract/payments';
+import type { CheckoutResult, PayOutcome, RazorpayDouble } from '../../api/src/doubles/razorpay-double';
 import { buildUser, type BuiltUser } from '../factories';
 import type { ApiClient, ApiResponse, TestApi } from '../support/api';
 
@@ -74,4 +76,29 @@ export async function productState(api: TestApi, productId: number) {
     stock_quantity: number | null;
     units_sold: number;
   };
+}
+
+/** The Razorpay test double the app under test started (no keys in tests). */
+export async function razorpayDouble(api: TestApi): Promise<RazorpayDouble> {
+  const double = await api.handle.deps.payments?.double();
+  if (!double) throw new Error('the test app has no Razorpay test double');
+  return double;
+}
+
+/**
+ * Pays a gateway order through the double as Razorpay Checkout would, then hands the result to the server as
+ * the page does (POST /_api/payments/verify). A failed payment is only reported by the double's webhook.
+ */
+export async function payOnline(
+  api: TestApi,
+  client: ApiClient,
+  payment: PaymentStart,
+  outcome: PayOutcome = 'success',
+): Promise<{
+  checkout: CheckoutResult;
+  verify?: ApiResponse<PaymentResult & { error?: string; code?: string }>;
+}> {
+  const checkout = await (await razorpayDouble(api)).pay(payment.gatewayOrderId, outcome);
+  if ('error' in checkout) return { checkout };
+  return { checkout, verify: await client.post('/_api/payments/verify', checkout) };
 }

@@ -134,9 +134,9 @@ describe('checkout access and validation', () => {
     expect(res.body.orders[0].pinCode).toBe('625001');
   });
 
-  it('defaults the payment method to credit_card', () => {
+  it('defaults the payment method to UPI', () => {
     const { paymentMethod: _omit, ...rest } = checkoutBody();
-    expect(CheckoutSchema.parse(rest).paymentMethod).toBe('credit_card');
+    expect(CheckoutSchema.parse(rest).paymentMethod).toBe('upi');
   });
 
   it("refuses an empty cart with 'Your cart is empty.'", async () => {
@@ -174,7 +174,7 @@ describe('placing orders', () => {
 
     // Prices the client might send are ignored: the server prices from the product rows.
     const res = await postCheckout(client, {
-      ...checkoutBody({ paymentMethod: 'google_pay' }),
+      ...checkoutBody({ paymentMethod: 'upi' }),
       totalAmount: '1.00',
       price: '0.01',
     });
@@ -193,7 +193,7 @@ describe('placing orders', () => {
       gstTotal: '2228.17',
       shippingCharges: '0.00',
       totalAmount: '76499.97',
-      paymentMethod: 'google_pay',
+      paymentMethod: 'upi',
       paymentStatus: 'pending',
       shippingAddress: '4 Gandhi Road, R.S. Puram',
       city: 'Coimbatore',

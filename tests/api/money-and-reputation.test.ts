@@ -5,7 +5,16 @@ import { ORDER_MESSAGES, type Order } from '../../api/contract/orders';
 import type { SellerCard } from '../../api/contract/catalog';
 import { buildProduct, buildSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
-import { buy, checkoutBody, newCustomer, postCheckout, productState, signIn } from './checkout-support';
+import { PAYMENT_MESSAGES } from '../../api/contract/payments';
+import {
+  buy,
+  checkoutBody,
+  newCustomer,
+  payOnline,
+  postCheckout,
+  productState,
+  signIn,
+} from './checkout-support';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -31,7 +40,7 @@ async function place(client: ApiClient, productId: number, paymentMethod: string
   expect(add.status).toBe(200);
   const res = await postCheckout(client, checkoutBody({ paymentMethod }));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.orders[0];
+  return { ...res.body.orders[0], payment: res.body.payment };
 }
 
 describe('rating needs a delivered order that was paid', () => {
@@ -41,10 +50,14 @@ describe('rating needs a delivered order that was paid', () => {
     const product = await buildProduct(api.db.knex, shop.id, { stockQuantity: 10 });
     const c = await newCustomer(api);
 
-    // Paid online: no payment can be taken yet, so the order stays unpaid even when delivered.
-    const card = await place(c.client, product.id, 'credit_card');
-    const deliveredCard = await deliver(asShop, card.id);
-    expect(deliveredCard).toMatchObject({ status: 'delivered', paymentStatus: 'pending', paidAt: null });
+    // Paid online: the shop cannot ship it before it is paid.
+    const card = await place(c.client, product.id, 'card');
+    expect((await setStatus(asShop, card.id, 'confirmed')).status).toBe(200);
+    const early = await setStatus(asShop, card.id, 'shipped');
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual({ error: PAYMENT_MESSAGES.notPaidYet, code: 'order_not_paid' });
+    // The rating rule holds for any delivered order that was not paid (one from before payments, say).
+    await api.db.knex('orders').where({ id: card.id }).update({ status: 'delivered' });
     const details = await c.client.get<{ order: Order }>(`/_api/order/details?orderId=${card.id}`);
     expect(details.body.order.canRate).toBe(false);
     const refused = await c.client.post('/_api/orders/rate', {
@@ -55,16 +68,29 @@ describe('rating needs a delivered order that was paid', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: ORDER_MESSAGES.notPaid, code: 'order_not_paid' });
 
+    // Paid through the gateway (the test double), it ships, is delivered and can be rated.
+    const paid = await place(c.client, product.id, 'upi');
+    const { verify } = await payOnline(api, c.client, paid.payment!);
+    expect(verify?.status).toBe(200);
+    expect(verify?.body.orders[0]).toMatchObject({ id: paid.id, paymentStatus: 'paid' });
+    expect(await deliver(asShop, paid.id)).toMatchObject({ status: 'delivered', paymentStatus: 'paid' });
+    const ratedOnline = await c.client.post('/_api/orders/rate', {
+      orderId: paid.id,
+      productId: product.id,
+      stars: 4,
+    });
+    expect(ratedOnline.status).toBe(200);
+
     // Cash on delivery: the seller delivers it, the cash is collected, and it can be rated.
     const cod = await place(c.client, product.id, 'cash_on_delivery');
     const confirmed = await setStatus(asShop, cod.id, 'confirmed');
-    expect(confirmed.body.order).toMatchObject({ paymentStatus: 'pending', paidAt: null });
+    expect(confirmed.body.order).toMatchObject({ paymentStatus: 'cash_due', paidAt: null });
     expect((await setStatus(asShop, cod.id, 'shipped')).body.order).toMatchObject({
-      paymentStatus: 'pending',
+      paymentStatus: 'cash_due',
     });
     expect((await setStatus(asShop, cod.id, 'delivered')).status).toBe(200);
     const after = (await c.client.get<{ order: Order }>(`/_api/order/details?orderId=${cod.id}`)).body.order;
-    expect(after).toMatchObject({ status: 'delivered', paymentStatus: 'paid', canRate: true });
+    expect(after).toMatchObject({ status: 'delivered', paymentStatus: 'cash_collected', canRate: true });
     expect(Date.parse(after.paidAt!)).toBeGreaterThan(Date.now() - 60_000);
     const rated = await c.client.post('/_api/orders/rate', {
       orderId: cod.id,
@@ -82,7 +108,7 @@ describe('unpaid orders cannot freeze a shop’s stock', () => {
     const product = await buildProduct(api.db.knex, shop.id, { stockQuantity: 20 });
     const c = await newCustomer(api);
     const orders = [];
-    for (let i = 0; i < 3; i++) orders.push(await place(c.client, product.id, 'google_pay'));
+    for (let i = 0; i < 3; i++) orders.push(await place(c.client, product.id, 'upi'));
 
     await c.client.post('/_api/cart/add', { productId: product.id, quantity: 1 });
     const refused = await postCheckout(c.client);
@@ -97,8 +123,10 @@ describe('unpaid orders cannot freeze a shop’s stock', () => {
     const other = await newCustomer(api);
     await place(other.client, product.id, 'cash_on_delivery');
 
-    // Once the shop confirms one, the customer may order again.
+    // A confirmed order still awaiting payment counts; once the customer pays one, they may order again.
     expect((await setStatus(asShop, orders[0].id, 'confirmed')).status).toBe(200);
+    expect((await postCheckout(c.client)).status).toBe(409);
+    expect((await payOnline(api, c.client, orders[1].payment!)).verify?.status).toBe(200);
     expect((await postCheckout(c.client)).status).toBe(201);
   });
 

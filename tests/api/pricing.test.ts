@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPaise } from '../../api/contract/cart';
 import type { Cart } from '../../api/contract/cart';
-import type { TaxInvoice } from '../../api/contract/invoices';
+import { PRICING_MESSAGES, type TaxInvoice } from '../../api/contract/invoices';
 import type { ProductMutationResponse } from '../../api/contract/products';
 import { financialYear, gramsToMg, priceBreakdown } from '../../api/contract/pricing';
 import { buildProduct, buildSeller, buildUser, type BuiltSeller } from '../factories';
@@ -313,6 +313,10 @@ describe('the GST tax invoice', () => {
 
     const { client: away } = await newCustomer(api);
     await away.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    // The buyer's GSTIN is optional but checked on the server (and takes no invoice number when refused).
+    const badGstin = await postCheckout(away, checkoutBody({ buyerGstin: '29AAACB1234' }));
+    expect(badGstin.status).toBe(400);
+    expect(badGstin.body.error).toBe(PRICING_MESSAGES.gstinInvalid);
     const second = await postCheckout(
       away,
       checkoutBody({
@@ -396,12 +400,39 @@ describe('the GST tax invoice', () => {
     expect(text).toContain('Tax payable on reverse charge: No');
     expect(text).toContain('Rupees Twenty Thousand Six Hundred Only');
     expect(text).toContain('தங்க சங்கிலி');
+    expect(text).not.toContain('PAN:');
+    expect(inv.buyer.panMasked).toBeNull();
 
     const { client: other } = await newCustomer(api);
     const refused = await fetch(`${api.url}/_api/order/invoice.pdf?orderId=${orderId}`, {
       headers: { Cookie: other.cookieHeader() },
     });
     expect(refused.status).toBe(404);
+  });
+
+  it('prints the buyer’s PAN masked, never whole, on the invoice of an order of ₹2,00,000 or more', async () => {
+    const p = await buildProduct(api.db.knex, seller.id, { price: '206000', stockQuantity: null });
+    const { client } = await newCustomer(api);
+    await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+    const placed = await postCheckout(client, checkoutBody({ paymentMethod: 'upi', buyerPan: 'kvyam4321p' }));
+    expect(placed.status).toBe(201);
+    const orderId = placed.body.orders[0].id;
+    const inv = (await client.get<{ invoice: TaxInvoice }>(`/_api/order/invoice?orderId=${orderId}`)).body
+      .invoice;
+    expect(inv.buyer.panMasked).toBe('KVYAM****P');
+    // The seller's view of the same invoice carries the same masked PAN.
+    const sellers = (await asSeller.get<{ invoice: TaxInvoice }>(`/_api/order/invoice?orderId=${orderId}`))
+      .body.invoice;
+    expect(sellers.buyer.panMasked).toBe('KVYAM****P');
+
+    const res = await fetch(`${api.url}/_api/order/invoice.pdf?orderId=${orderId}`, {
+      headers: { Cookie: client.cookieHeader() },
+    });
+    expect(res.status).toBe(200);
+    const text = await pdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).toContain('PAN: KVYAM****P');
+    expect(text).not.toContain('KVYAM4321P');
+    expect(text).toContain(inv.invoice.number);
   });
 });
 

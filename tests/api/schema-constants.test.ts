@@ -15,6 +15,8 @@ import { STREAM_EVENT_NAMES } from '../../api/contract/events';
 import { CALL_DIRECTIONS, CALLBACK_STATUSES, CALLBACK_WINDOWS } from '../../api/contract/callbacks';
 import { ALL_PURITIES, MAKING_TYPES, METALS, PRICING_MODES } from '../../api/contract/pricing';
 import { VIDEO_PROVIDERS } from '../../api/contract/video';
+import { APPOINTMENT_STATUSES } from '../../api/contract/appointments';
+import { JOB_KINDS, JOB_STATES } from '../../api/src/features/schedule/jobs';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 /**
@@ -59,6 +61,17 @@ const LISTS: Record<string, readonly string[]> = {
   'invoices.kind': ['invoice', 'credit_note'],
   // A server-internal state with no contract constant (api/src/features/checkout/service.ts types it).
   'idempotency_keys.state': ['in_progress', 'completed'],
+  // Payments (issue #24): server-internal states; the refund's status and the ledger's kinds are in the contract.
+  'gateway_orders.status': ['created', 'paid'],
+  'gateway_payments.status': ['captured', 'failed'],
+  'gateway_payments.refund_state': ['none', 'due', 'sent'],
+  'refunds.status': ['pending', 'processed', 'failed'],
+  'ledger_entries.kind': ['sale', 'refund', 'payout'],
+  'appointments.status': APPOINTMENT_STATUSES,
+  'appointments.cancelled_by': ['customer', 'seller'],
+  // The job table is server-internal (api/src/features/schedule/jobs.ts).
+  'jobs.kind': JOB_KINDS,
+  'jobs.state': JOB_STATES,
 };
 
 /** The allowed values of every `column = ANY (ARRAY[…])` CHECK constraint of the current schema. */

@@ -61,7 +61,7 @@ async function insertOrder(sellerId: number, productId: number, status: string):
       pin_code: '600001',
       payment_method: 'cash_on_delivery',
       // A delivered cash-on-delivery order has had its cash collected (it can be rated).
-      payment_status: status === 'delivered' ? 'paid' : 'pending',
+      payment_status: status === 'delivered' ? 'cash_collected' : 'cash_due',
     })
     .returning('id')) as { id: number }[];
   await api.db.knex('order_items').insert({
@@ -161,6 +161,37 @@ const MATRIX: Entry[] = [
       body: { timeZone: 'Asia/Kolkata', hours: ALWAYS_OPEN, away: false, awayMessage: null },
     }),
     expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 404 },
+  },
+  // Video appointments (issue #22): the shop's own list, reschedule and settings; sellers only.
+  {
+    method: 'GET',
+    path: '/_api/seller/appointments',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/appointments/reschedule',
+    request: () => ({
+      body: {
+        appointmentId: 999_999,
+        startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+        reason: 'x',
+      },
+    }),
+    expect: { visitor: 401, customer: 403, sellerA: 404, sellerB: 404, admin: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/seller/appointment-settings',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/appointment-settings',
+    request: () => ({ body: { slotMinutes: 30, bufferMinutes: 0, breaks: [] } }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
   },
   {
     method: 'GET',
@@ -333,6 +364,43 @@ const MATRIX: Entry[] = [
     path: '/_api/order/invoice.pdf',
     request: async () => ({ query: `orderId=${await invoicedOrder()}` }),
     expect: { visitor: 401, customer: 200, sellerA: 200, sellerB: 404, admin: 404 },
+  },
+  // Payments (issue #24): the shop's cash-on-delivery setting and ledger are its own; payouts are the admin's.
+  {
+    method: 'GET',
+    path: '/_api/seller/payment-settings',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/seller/payment-settings',
+    request: () => ({ body: { cashOnDelivery: true } }),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/seller/ledger',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 200, admin: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/_api/admin/ledger',
+    request: () => ({}),
+    expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 200 },
+  },
+  {
+    method: 'POST',
+    path: '/_api/admin/payouts',
+    request: async () => {
+      // Money the platform owes shop A, so the admin's payout has something to pay.
+      await api.db
+        .knex('ledger_entries')
+        .insert({ seller_id: sellerA.id, kind: 'sale', amount_paise: 10_000 });
+      return { body: { sellerId: sellerA.id, amountPaise: 10_000, reference: 'UTR0001' } };
+    },
+    expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 201 },
   },
   {
     method: 'POST',

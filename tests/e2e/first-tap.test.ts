@@ -1,5 +1,6 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, loginThroughForm } from './support/accounts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
 
 /**
@@ -122,6 +123,54 @@ describe('the first tap, before the app has started (6× slower CPU)', () => {
     await appReady(page);
     await page.waitForURL((u) => u.searchParams.get('sortBy') === 'price-asc');
     expect(await page.getByLabel('Sort by').inputValue()).toBe('price-asc');
+    await context.close();
+  });
+
+  it("the storefront's call button tapped before the app started leads to the call once it has", async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/lakshmi-jewellers');
+    // The server's page has the button, as a link to the page that starts the call.
+    const button = page.getByRole('button', { name: 'Video Call', exact: true });
+    const href = (await button.getAttribute('href'))!;
+    expect(href).toMatch(/^\/call\/\d+$/);
+    await button.tap();
+    await page.waitForURL((u) => u.pathname === href, { waitUntil: 'commit' });
+    await release();
+    // A visitor logs in first and comes back to the call.
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('redirect') === href);
+    await appReady(page);
+    await loginThroughForm(page, DEMO_ACCOUNTS.customer);
+    await page.getByText('Call initiated successfully.').waitFor({ timeout: 15_000 });
+    await page.waitForURL((u) => u.pathname === '/lakshmi-jewellers');
+    const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+    await cancel.waitFor();
+    await cancel.click();
+    await cancel.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('on a phone, Filters and a material tapped before the app started filter the page', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace');
+    const panel = page.locator('aside#filters');
+    expect(await panel.isVisible()).toBe(false);
+    // Before the app runs, Filters shows the panel in the page (a link to it) instead of the sheet.
+    await page.getByRole('button', { name: 'Filters' }).tap();
+    await panel.waitFor({ state: 'visible' });
+    await panel.getByRole('link', { name: 'gold', exact: true }).tap();
+    await page.waitForURL((u) => u.searchParams.get('material') === 'gold', { waitUntil: 'commit' });
+    await page.locator('main article').first().waitFor();
+    await release();
+    await appReady(page);
+    // The app agrees: gold is the material chosen, and its Filters button now opens the sheet.
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await page.getByRole('button', { name: 'Filters (1)' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.waitFor();
+    expect(await sheet.getByRole('link', { name: 'gold', exact: true }).getAttribute('aria-current')).toBe(
+      'true',
+    );
+    await expectAccessible(page, 'filter sheet after a first tap');
     await context.close();
   });
 });

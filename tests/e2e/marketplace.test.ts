@@ -153,7 +153,10 @@ describe('marketplace', () => {
     expect(page.url()).toBe(urlBefore);
 
     // Open the store from a card, then Back: the same results.
-    const shopLink = grid(page).locator('article').first().locator('a:not([href^="/product/"])');
+    const shopLink = grid(page)
+      .locator('article')
+      .first()
+      .locator('a:not([href^="/product/"]):not([href^="/call/"])');
     const shopName = (await shopLink.textContent())!;
     await shopLink.click();
     await page.getByRole('heading', { level: 1, name: shopName }).waitFor();

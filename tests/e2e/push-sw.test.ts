@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallbackRequestPush, IncomingCallPush } from '../../api/contract/push';
+import type { AppointmentPush, CallbackRequestPush, IncomingCallPush } from '../../api/contract/push';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
 import { baseUrl, launchBrowser, newContext } from './support/browser';
 
@@ -165,7 +165,7 @@ describe('push in the service worker', () => {
   });
 
   /** Delivers the server's payload as a push message into the worker. */
-  async function deliver(payload: IncomingCallPush | CallbackRequestPush): Promise<void> {
+  async function deliver(payload: IncomingCallPush | CallbackRequestPush | AppointmentPush): Promise<void> {
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: baseUrl(),
       registrationId: regId,
@@ -253,6 +253,44 @@ describe('push in the service worker', () => {
     expect(request.body).toBe('Meena உங்களைத் திரும்ப அழைக்கக் கேட்கிறார்\nKasu mala பற்றி');
     expect(request.data).toEqual({ url: '/seller/dashboard' });
     await closeNotifications(page, 'callback-77');
+  });
+
+  it('shows appointment notices; a tap opens the dashboard for the jeweller, the calls page for the customer (issue #22)', async () => {
+    await deliver({
+      type: 'appointment',
+      appointmentId: 501,
+      notice: 'booked',
+      startsAt: '2026-01-05T05:30:00.000Z',
+      otherName: 'Priya Raman',
+      reason: null,
+      side: 'seller',
+      locale: 'en',
+    });
+    expect(await showSettled(worker, 'appointment-501')).toBe('shown');
+    const [booked] = await notificationsFor(page, 'appointment-501');
+    expect(booked.title).toBe('Video appointment');
+    expect(booked.body).toMatch(/^Priya Raman booked a video appointment: /);
+    expect(booked.data).toMatchObject({ url: '/seller/dashboard' });
+    await closeNotifications(page, 'appointment-501');
+
+    await deliver({
+      type: 'appointment',
+      appointmentId: 502,
+      notice: 'cancelled',
+      startsAt: '2026-01-05T05:30:00.000Z',
+      otherName: 'Lakshmi Jewellers',
+      reason: 'Closed for Pongal',
+      side: 'customer',
+      locale: 'ta',
+    });
+    expect(await showSettled(worker, 'appointment-502')).toBe('shown');
+    const [cancelled] = await notificationsFor(page, 'appointment-502');
+    expect(cancelled.title).toBe('வீடியோ சந்திப்பு');
+    expect(cancelled.body).toMatch(
+      /^Lakshmi Jewellers உடன் உங்கள் வீடியோ சந்திப்பு \(.+\) ரத்து செய்யப்பட்டது\nகாரணம்: Closed for Pongal$/,
+    );
+    expect(cancelled.data).toMatchObject({ url: '/call-history' });
+    await closeNotifications(page, 'appointment-502');
   });
 
   it('ignores a push that is not a ringing call', async () => {

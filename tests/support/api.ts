@@ -110,6 +110,8 @@ export async function startTestApi(
   const server = http.createServer(handle.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The Razorpay test double (no keys in tests) sends its signed webhooks to this app.
+  (await handle.deps.payments?.double())?.setWebhookUrl(`${url}/webhooks/razorpay`);
   return {
     url,
     db,
@@ -122,6 +124,7 @@ export async function startTestApi(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.background.stop();
+      await handle.deps.payments?.close();
       await db.close();
     },
   };

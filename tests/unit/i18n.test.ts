@@ -125,8 +125,8 @@ describe('i18n runtime', () => {
 
 describe('locale areas (how the files are split into chunks)', () => {
   it('every top-level key of the locale files is exactly one core or lazy area', async () => {
-    const { CORE_AREAS, LAZY_AREAS } = await import('../../pwa/src/lib/locale-areas');
-    const areas = [...CORE_AREAS, ...LAZY_AREAS];
+    const { CORE_AREAS, TOP_LEVEL_LAZY_AREAS } = await import('../../pwa/src/lib/locale-areas');
+    const areas = [...CORE_AREAS, ...TOP_LEVEL_LAZY_AREAS];
     expect(new Set(areas).size).toBe(areas.length);
     expect([...areas].sort()).toEqual(Object.keys(en).sort());
     expect([...areas].sort()).toEqual(Object.keys(ta).sort());
@@ -137,5 +137,28 @@ describe('locale areas (how the files are split into chunks)', () => {
     const tree = en as Record<string, unknown>;
     expect(Object.keys(pickAreas(tree, 'core')).sort()).toEqual([...CORE_AREAS].sort());
     expect(pickAreas(tree, 'messages')).toEqual({ messages: tree.messages });
+  });
+
+  it('keeps the split parts out of the core, each whole in its own area, and finds the area of a key', async () => {
+    const { SPLIT_AREAS, pickAreas, areaOfKey } = await import('../../pwa/src/lib/locale-areas');
+    for (const tree of [en, ta] as Record<string, Record<string, unknown>>[]) {
+      const core = pickAreas(tree, 'core') as Record<string, Record<string, unknown>>;
+      for (const [area, paths] of Object.entries(SPLIT_AREAS)) {
+        const part = pickAreas(tree, area) as Record<string, Record<string, unknown>>;
+        for (const path of paths) {
+          const [top, sub] = path.split('.') as [string, string];
+          expect(core[top]![sub], path).toBeUndefined();
+          expect(part[top]![sub], path).toEqual(tree[top]![sub]);
+          expect(areaOfKey(`${path}.anything`)).toBe(area);
+        }
+      }
+      // The rest of a split area stays in the core, unchanged.
+      expect(core.calls!.button).toEqual(tree.calls!.button);
+      expect(core.catalog!.filters).toEqual(tree.catalog!.filters);
+      // The files themselves are untouched.
+      expect(tree.calls!.selling).toBeDefined();
+    }
+    expect(areaOfKey('calls.button.videoCall')).toBeUndefined();
+    expect(areaOfKey('checkout.title')).toBe('checkout');
   });
 });

@@ -7,6 +7,7 @@ import type { BackgroundTasks } from '../background';
 import type { Config } from '../config';
 import type { ResponseCache } from './response-cache';
 import type { EventHub } from '../features/events/hub';
+import type { PaymentGateway } from '../features/payments/gateway';
 
 /** The signed-in user as loaded for each request. */
 export interface SessionUser {
@@ -75,6 +76,8 @@ export interface AppDeps {
   events: EventHub;
   /** An https.Agent for outgoing web push requests (tests pass one that trusts a local receiver). */
   pushAgent?: import('node:https').Agent;
+  /** The payment gateway (Razorpay, or its test double outside production); none: cash on delivery only. */
+  payments?: PaymentGateway;
 }
 
 export interface AppCustomContext {

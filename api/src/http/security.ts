@@ -4,18 +4,27 @@ import { AppError } from './errors';
 
 type HelmetOptions = Parameters<typeof helmet>[0];
 
-function helmetOptions(opts: { https: boolean; extraConnectSrc?: string[] }): HelmetOptions {
+interface HeaderOptions {
+  https: boolean;
+  extraConnectSrc?: string[];
+  /** Origins of the payment gateway's Checkout: allowed to run scripts, be connected to and framed. */
+  extraPaymentSrc?: string[];
+}
+
+function helmetOptions(opts: HeaderOptions): HelmetOptions {
+  const payment = opts.extraPaymentSrc ?? [];
   return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...payment],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https:', 'wss:', ...(opts.extraConnectSrc ?? [])],
+        connectSrc: ["'self'", 'https:', 'wss:', ...(opts.extraConnectSrc ?? []), ...payment],
+        frameSrc: ["'self'", ...payment],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         frameAncestors: ["'none'"],
@@ -33,7 +42,7 @@ function helmetOptions(opts: { https: boolean; extraConnectSrc?: string[] }): He
 }
 
 /** The headers helmet writes for these options, captured once (every directive is static: no nonces). */
-export function staticSecurityHeaders(opts: { https: boolean; extraConnectSrc?: string[] }): {
+export function staticSecurityHeaders(opts: HeaderOptions): {
   set: [string, string][];
   remove: string[];
 } {
@@ -60,9 +69,21 @@ export function staticSecurityHeaders(opts: { https: boolean; extraConnectSrc?: 
  * Computed by helmet once at start-up and replayed on every response: helmet's per-request work (a
  * promise and a chain of thirteen middleware calls) was a visible share of a 1,250 req/s poll.
  */
-export function securityHeaders(opts: { https: boolean; extraConnectSrc?: string[] }) {
-  const { set, remove } = staticSecurityHeaders(opts);
+export function securityHeaders(opts: {
+  https: boolean;
+  extraConnectSrc?: string[];
+  /** The payment gateway's origins, read per response (the test double's port is known once it listens). */
+  paymentSources?: () => string[];
+}) {
+  let key = '';
+  let { set, remove } = staticSecurityHeaders(opts);
   return function securityHeaders(ctx: Context, next: Next) {
+    const sources = opts.paymentSources?.() ?? [];
+    const now = sources.join(' ');
+    if (now !== key) {
+      key = now;
+      ({ set, remove } = staticSecurityHeaders({ ...opts, extraPaymentSrc: sources }));
+    }
     const res = ctx.res;
     for (let i = 0; i < set.length; i++) res.setHeader(set[i][0], set[i][1]);
     for (let i = 0; i < remove.length; i++) res.removeHeader(remove[i]);

@@ -369,7 +369,7 @@ export async function generateBulkData(knex: Knex, opts: BulkOptions): Promise<B
     'pending',
     'cancelled',
   ] as const;
-  const methods = ['credit_card', 'google_pay', 'cash_on_delivery'] as const;
+  const methods = ['card', 'upi', 'cash_on_delivery'] as const;
   while (orderCount < orders && customerIds.length > 0 && sellersWithProducts.length > 0) {
     const n = Math.min(batch, orders - orderCount);
     const ids = await reserveIds(knex, 'orders', n);
@@ -403,11 +403,13 @@ export async function generateBulkData(knex: Knex, opts: BulkOptions): Promise<B
         pin_code: place.pincode,
         payment_method: method,
         payment_status:
-          status === 'cancelled'
-            ? 'refunded'
-            : status === 'delivered' || method !== 'cash_on_delivery'
-              ? 'paid'
-              : 'pending',
+          method === 'cash_on_delivery'
+            ? status === 'delivered'
+              ? 'cash_collected'
+              : 'cash_due'
+            : status === 'cancelled'
+              ? 'refunded'
+              : 'paid',
         stock_restored: status === 'cancelled',
         created_at: new Date(now - rng.int(0, 365 * DAY_MS)).toISOString(),
       });

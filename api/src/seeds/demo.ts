@@ -517,7 +517,7 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
     // Past orders of the demo customer, one per status, with totals computed in paise.
     const toPaise = (v: string | number) => Math.round(Number(v) * 100);
     const statuses = ['delivered', 'delivered', 'shipped', 'confirmed', 'pending', 'cancelled'] as const;
-    const methods = ['credit_card', 'google_pay', 'cash_on_delivery'] as const;
+    const methods = ['card', 'upi', 'cash_on_delivery'] as const;
     for (const [n, status] of statuses.entries()) {
       const sellerId = sellerIds[[0, 1, 5, 3, 0, 6][n]];
       const mine = products.filter((p) => p.seller_id === sellerId && Number(p.price) < 300_000);
@@ -545,13 +545,13 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
           pin_code: '600004',
           payment_method: method,
           payment_status:
-            status === 'cancelled'
-              ? method === 'cash_on_delivery'
-                ? 'failed'
-                : 'refunded'
-              : status === 'delivered' || method !== 'cash_on_delivery'
-                ? 'paid'
-                : 'pending',
+            method === 'cash_on_delivery'
+              ? status === 'delivered'
+                ? 'cash_collected'
+                : 'cash_due'
+              : status === 'cancelled'
+                ? 'refunded'
+                : 'paid',
           stock_restored: status === 'cancelled',
           paid_at:
             status !== 'cancelled' && (status === 'delivered' || method !== 'cash_on_delivery')

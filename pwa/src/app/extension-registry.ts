@@ -8,6 +8,10 @@ import type { Extensions } from './extensions';
 import { PwaGlobals } from '../features/pwa/components/pwa-globals';
 import { PushOptInEntry } from '../features/push/components/push-opt-in-entry';
 import { ShopHoursEntry } from '../features/schedule/components/shop-hours-entry';
+import {
+  ProductBookAppointment,
+  StorefrontBookAppointment,
+} from '../features/calls/components/book-appointment-entry';
 // Light: a button each; the cart panel (Radix dialog, list, mutations) loads on the first open.
 import AddToCartButton from '../features/cart/components/add-to-cart-button';
 import CartGlobal from '../features/cart/components/cart-global';
@@ -25,19 +29,31 @@ const LazyCallbackQueue = lazy(() =>
 function CallbackQueueEntry() {
   return createElement(Suspense, { fallback: null }, createElement(LazyCallbackQueue));
 }
+// The jeweller's upcoming video appointments (issue #22), likewise.
+const LazyShopAppointments = lazy(() =>
+  import('../features/calls/components/appointments').then((m) => ({ default: m.ShopAppointmentsCard })),
+);
+function ShopAppointmentsEntry() {
+  return createElement(Suspense, { fallback: null }, createElement(LazyShopAppointments));
+}
+// Its slot length and buffer, with the shop hours.
+const LazyAppointmentSettings = lazy(() => import('../features/schedule/components/appointment-settings'));
+function AppointmentSettingsEntry() {
+  return createElement(Suspense, { fallback: null }, createElement(LazyAppointmentSettings));
+}
 
 /**
  * What each feature contributes to the extension points. Keep entries light (a small button that lazy-loads
  * its heavy parts), since they load with the pages that show them.
  */
 export const EXTENSIONS: Extensions = {
-  productDialogActions: [AddToCartButton, ProductDialogCallButton],
+  productDialogActions: [AddToCartButton, ProductDialogCallButton, ProductBookAppointment],
   productCardActions: [ProductCardCallButton],
-  storefrontActions: [StorefrontVideoCallButton],
+  storefrontActions: [StorefrontVideoCallButton, StorefrontBookAppointment],
   // ProductDialogHost sends an old ?product=<id> link on any page to the product's address; CartGlobal is the
   // cart's header button (customers) and its side panel. PwaGlobals: service worker updates, the install
   // button and the offline banner. LoginNotice: failed sign-ins on the account, for its owner.
   globals: [ProductDialogHost, CartGlobal, CallGlobals, PwaGlobals, LoginNotice],
-  sellerVideoSettings: [PushOptInEntry, ShopHoursEntry],
-  sellerDashboard: [CallbackQueueEntry],
+  sellerVideoSettings: [PushOptInEntry, ShopHoursEntry, AppointmentSettingsEntry],
+  sellerDashboard: [CallbackQueueEntry, ShopAppointmentsEntry],
 };

@@ -27,7 +27,8 @@ export interface ActiveCall {
 }
 
 /** What the jeweller calls back: an open request, or a missed or declined call (which opens one if needed). */
-export type CallBackTarget = { requestId: number } | { missedCallId: number };
+/** What the jeweller calls back: a request, a missed call, or a booked appointment at its time (issue #22). */
+export type CallBackTarget = { requestId: number } | { missedCallId: number } | { appointmentId: number };
 
 /** The incoming call on a seller's screen. */
 export interface IncomingCallRecord {
@@ -73,7 +74,8 @@ export interface CallSnapshot {
 }
 
 export interface CallActions {
-  startCall: (sellerId: number, sellerName?: string, productId?: number) => void;
+  /** With `appointmentId`: the customer starts a booked appointment's call (issue #22). */
+  startCall: (sellerId: number, sellerName?: string, productId?: number, appointmentId?: number) => void;
   /** The jeweller calls a customer back (issue #22): the call rings the customer's app. */
   callBack: (target: CallBackTarget, customerName: string) => void;
   /** Closes the ended call's summary. */
@@ -148,8 +150,13 @@ export function requestCallBack(target: CallBackTarget, customerName: string): v
 }
 
 /** Asks for a call to a seller, about one of its products or not (ignored while another initiation is pending). */
-export function requestCall(sellerId: number, sellerName?: string, productId?: number): void {
-  if (actions) actions.startCall(sellerId, sellerName, productId);
+export function requestCall(
+  sellerId: number,
+  sellerName?: string,
+  productId?: number,
+  appointmentId?: number,
+): void {
+  if (actions) actions.startCall(sellerId, sellerName, productId, appointmentId);
   else queuedCall = { sellerId, sellerName, productId };
 }
 

@@ -3,7 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { LANGUAGE_COOKIE } from '../../../api/contract/constants';
 // The core areas only (see locale-areas.ts); every other area of en.json is a chunk of its own.
 import enCore from '../../../locales/en.json?area=core&locale.json';
-import { isLazyArea, LAZY_AREAS, type LazyArea } from './locale-areas';
+import { areaOfKey, LAZY_AREAS, type LazyArea } from './locale-areas';
 
 export const LANGUAGES = ['en', 'ta'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -32,6 +32,9 @@ const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
     home: () => import('../../../locales/en.json?area=home&locale.json'),
     seller: () => import('../../../locales/en.json?area=seller&locale.json'),
     admin: () => import('../../../locales/en.json?area=admin&locale.json'),
+    callsInCall: () => import('../../../locales/en.json?area=callsInCall&locale.json'),
+    callsAppointments: () => import('../../../locales/en.json?area=callsAppointments&locale.json'),
+    catalogPricing: () => import('../../../locales/en.json?area=catalogPricing&locale.json'),
   },
   ta: {
     core: () => import('../../../locales/ta.json?area=core&locale.json'),
@@ -44,6 +47,9 @@ const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
     home: () => import('../../../locales/ta.json?area=home&locale.json'),
     seller: () => import('../../../locales/ta.json?area=seller&locale.json'),
     admin: () => import('../../../locales/ta.json?area=admin&locale.json'),
+    callsInCall: () => import('../../../locales/ta.json?area=callsInCall&locale.json'),
+    callsAppointments: () => import('../../../locales/ta.json?area=callsAppointments&locale.json'),
+    catalogPricing: () => import('../../../locales/ta.json?area=catalogPricing&locale.json'),
   },
 };
 
@@ -175,8 +181,8 @@ export async function initI18n(initial: Language = 'en'): Promise<I18n> {
       // Keys that exist nowhere still show the key itself.
       saveMissing: true,
       missingKeyHandler: (_lngs, _ns, key) => {
-        const area = key.split('.')[0];
-        if (isLazyArea(area) && !requestedAreas.has(area)) void loadAreas([area]).catch(() => undefined);
+        const area = areaOfKey(key);
+        if (area && !requestedAreas.has(area)) void loadAreas([area]).catch(() => undefined);
       },
     });
   }

@@ -16,7 +16,8 @@ export const CORE_AREAS = [
   'catalog',
 ] as const;
 
-export const LAZY_AREAS = [
+/** Top-level keys loaded as areas of their own. */
+export const TOP_LEVEL_LAZY_AREAS = [
   'profile',
   'messages',
   'push',
@@ -28,16 +29,78 @@ export const LAZY_AREAS = [
   'admin',
 ] as const;
 
+/**
+ * Parts of core areas that only lazily loaded screens show, kept out of the entry as areas of their own (name →
+ * key paths): the in-call selling, summary and outcomes (the call layer loads them), appointments (the booking
+ * and lists load them), the price breakdown (the product page and dialog declare it). Their keys keep their
+ * place in the files.
+ */
+export const SPLIT_AREAS = {
+  callsInCall: ['calls.selling', 'calls.summary', 'calls.outcome'],
+  callsAppointments: ['calls.appointments'],
+  catalogPricing: ['catalog.pricing'],
+} as const;
+
+export const LAZY_AREAS = [
+  ...TOP_LEVEL_LAZY_AREAS,
+  ...(Object.keys(SPLIT_AREAS) as (keyof typeof SPLIT_AREAS)[]),
+] as const;
+
 export type LazyArea = (typeof LAZY_AREAS)[number];
 
 export function isLazyArea(value: string): value is LazyArea {
   return (LAZY_AREAS as readonly string[]).includes(value);
 }
 
-/** Pick the areas named by a locale import's `?area=` query ('core' = CORE_AREAS) from a parsed locale file. */
+const SPLIT_PATHS = Object.values(SPLIT_AREAS).flat() as string[];
+
+/** The lazy area a key's string is in, if any (a split part first, then its top-level area). */
+export function areaOfKey(key: string): LazyArea | undefined {
+  for (const [area, paths] of Object.entries(SPLIT_AREAS) as [LazyArea, readonly string[]][])
+    if (paths.some((p) => key === p || key.startsWith(`${p}.`))) return area;
+  const top = key.split('.')[0]!;
+  return isLazyArea(top) ? top : undefined;
+}
+
+function at(tree: Record<string, unknown>, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], tree);
+}
+
+/** A copy of `tree` holding only `path` (nested objects along it). */
+function only(tree: Record<string, unknown>, path: string, out: Record<string, unknown>): void {
+  const value = at(tree, path);
+  if (value === undefined) return;
+  const keys = path.split('.');
+  let node = out;
+  for (const k of keys.slice(0, -1)) node = (node[k] ??= {}) as Record<string, unknown>;
+  node[keys[keys.length - 1]!] = value;
+}
+
+/** A copy of `tree` without `path` (the objects along it copied, the rest shared). */
+function without(tree: Record<string, unknown>, path: string): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  if (!(head! in tree)) return tree;
+  const copy = { ...tree };
+  if (rest.length === 0) delete copy[head!];
+  else copy[head!] = without(tree[head!] as Record<string, unknown>, rest.join('.'));
+  return copy;
+}
+
+/**
+ * Pick the strings of a locale import's `?area=` query from a parsed locale file: 'core' (CORE_AREAS without
+ * the split parts), a top-level area, or a split part.
+ */
 export function pickAreas(tree: Record<string, unknown>, area: string): Record<string, unknown> {
-  const names: readonly string[] = area === 'core' ? CORE_AREAS : [area];
+  if (area === 'core') {
+    let core: Record<string, unknown> = {};
+    for (const name of CORE_AREAS) if (name in tree) core[name] = tree[name];
+    for (const path of SPLIT_PATHS) core = without(core, path);
+    return core;
+  }
   const out: Record<string, unknown> = {};
-  for (const name of names) if (name in tree) out[name] = tree[name];
+  const paths: readonly string[] = SPLIT_AREAS[area as keyof typeof SPLIT_AREAS] ?? [area];
+  for (const path of paths) only(tree, path, out);
   return out;
 }

@@ -175,6 +175,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        // Production requires the key that encrypts buyers' PANs (any 32 bytes will do for a benchmark).
+        PAN_ENCRYPTION_KEY: 'e2'.repeat(32),
         LOG_LEVEL: 'warn',
         HOST: '127.0.0.1',
         PORT: String(port),

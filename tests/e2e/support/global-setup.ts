@@ -1,4 +1,5 @@
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../../api/src/config';
+import { startRazorpayDouble, type RazorpayDouble } from '../../../api/src/doubles/razorpay-double';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -18,18 +19,29 @@ async function freePort(): Promise<number> {
 }
 
 let child: ChildProcess | undefined;
+let double: RazorpayDouble | undefined;
 let dataDir: string | undefined;
 
 /** Starts the production server (built PWA + API) once for the browser tests, on a fresh data dir. */
 export default async function setup(project: TestProject) {
   const port = await freePort();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-e2e-'));
+  // Razorpay's test double, here in the test process: the production server talks to it with test-mode keys
+  // as it would to Razorpay, and its checkout page pays by UPI (success or failure) or is closed.
+  const keys = { keyId: 'rzp_test_e2e', keySecret: 'e2e-key-secret', webhookSecret: 'e2e-webhook-secret' };
+  double = await startRazorpayDouble({ ...keys, webhookUrl: `http://127.0.0.1:${port}/webhooks/razorpay` });
   const env = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
+    PAN_ENCRYPTION_KEY: 'e2'.repeat(32),
+    RAZORPAY_KEY_ID: keys.keyId,
+    RAZORPAY_KEY_SECRET: keys.keySecret,
+    RAZORPAY_WEBHOOK_SECRET: keys.webhookSecret,
+    RAZORPAY_API_URL: double.url,
+    RAZORPAY_CHECKOUT_URL: double.checkoutScriptUrl,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     CALL_RING_TIMEOUT_MS: process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000',
     // The seller test adds a product image by URL from a server on this machine.
@@ -66,6 +78,7 @@ export default async function setup(project: TestProject) {
       child.kill('SIGTERM');
       await new Promise((r) => child?.once('exit', r));
     }
+    await double?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

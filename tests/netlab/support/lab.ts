@@ -345,6 +345,8 @@ export function buildLab(): Lab {
           env: {
             ...process.env,
             NODE_ENV: 'production',
+            // Production requires the key that encrypts buyers' PANs (any 32 bytes will do here).
+            PAN_ENCRYPTION_KEY: 'e2'.repeat(32),
             HOST: PUBLIC_IP,
             PORT: String(API_PORT),
             DATA_DIR: dataDir,

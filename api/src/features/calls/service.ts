@@ -195,6 +195,8 @@ export async function initiateCall(
   sellerId: number,
   productId: number | undefined,
   notify?: IncomingCallNotifier,
+  /** A booked appointment's call (issue #22): the booking is the permission, so hours and away do not apply. */
+  opts: { appointmentId?: number } = {},
 ): Promise<InitiateCallResponse> {
   const { db } = deps;
   const now = deps.clock.now();
@@ -219,7 +221,7 @@ export async function initiateCall(
   if (!seller || seller.is_approved !== true) throw notFound(MSG.sellerNotFound, CODES.sellerNotFound);
   if (!seller.video_call_enabled) throw conflict(MSG.videoDisabled, CODES.videoDisabled);
   // Hours and away decide whether the shop may be rung now (issue #22; the one call state of hours.ts).
-  const shop = await loadCallState(db, sellerId, now);
+  const shop = opts.appointmentId === undefined ? await loadCallState(db, sellerId, now) : null;
   if (shop?.state === 'closed') throw conflict(SHOP_HOURS_MESSAGES.closed, SHOP_HOURS_ERROR_CODES.closed);
   if (shop?.state === 'away') throw conflict(SHOP_HOURS_MESSAGES.away, SHOP_HOURS_ERROR_CODES.away);
   if (productId !== undefined) {
@@ -251,6 +253,7 @@ export async function initiateCall(
         provider: deps.config.video.provider,
         created_at: now,
         product_id: productId ?? null,
+        ...(opts.appointmentId !== undefined ? { appointment_id: opts.appointmentId } : {}),
       })
       .returning('*')) as CallRow[];
   } catch (err) {

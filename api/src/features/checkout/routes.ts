@@ -7,8 +7,11 @@ import {
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpointWithSession, WithStatus, type Exchange } from '../../http/endpoint';
-import { badRequest } from '../../http/errors';
 import { checkoutWithSession } from './service';
+import { isOnlinePayment } from '../../../contract/constants';
+import type { PaymentStart } from '../../../contract/payments';
+import { AppError, badRequest } from '../../http/errors';
+import { startPayment } from '../payments/service';
 
 /** The request's Idempotency-Key: required, and bounded in length (checked before the body). */
 function idempotencyKey(exchange: Exchange): { key: string } {
@@ -34,10 +37,23 @@ export const checkoutFeature: Feature = (router) => {
         answer: async (user) => {
           const result = await attempt.result(user);
           // Stock changed: the catalogue answers showing these products are dropped (see ResponseCache).
-          const orders =
-            (result.body as { orders?: { items: { product: { id: number } }[] }[] }).orders ?? [];
+          const orders = result.body.orders ?? [];
           deps.catalogCache.invalidateProducts(orders.flatMap((o) => o.items.map((i) => i.product.id)));
-          return new WithStatus(result.status, result.body);
+          // Paid online: one gateway order for the whole cart, for Checkout to open at once. When the gateway
+          // does not answer, the orders wait for "Pay now" (payment null).
+          const awaiting = orders.some(
+            (o) =>
+              isOnlinePayment(o.paymentMethod) &&
+              (o.paymentStatus === 'pending' || o.paymentStatus === 'failed'),
+          );
+          if (!awaiting || !deps.payments) return new WithStatus(result.status, result.body);
+          const payment: PaymentStart | null = await startPayment(deps, user, result.body.checkoutRef).catch(
+            (err: unknown) => {
+              if (err instanceof AppError && err.status === 503) return null;
+              throw err;
+            },
+          );
+          return new WithStatus(result.status, { ...result.body, payment });
         },
       };
     },

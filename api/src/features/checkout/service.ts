@@ -9,6 +9,9 @@ import { queryWithSession, type SessionRow } from '../../http/session';
 import { HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
 import { INVOICE_CTES, invoiceBindings } from '../invoices/service';
 import { loadOrders } from '../orders/service';
+import { isOnlinePayment } from '../../../contract/constants';
+import { LARGE_ORDER_PAISE, maskPan, PAYMENT_MESSAGES } from '../../../contract/payments';
+import { encryptPan } from '../payments/pan';
 
 const SCOPE = 'checkout';
 /**
@@ -89,7 +92,8 @@ const CHECKOUT_CTES = `customer as (
        select id from me where role = 'customer'
      ), unpaid as (
        select count(*)::int as n from orders o join customer c on c.id = o.customer_id
-        where o.status = 'pending' and o.payment_status = 'pending'
+        where o.status in ('pending', 'confirmed') and o.payment_status in ('pending', 'failed', 'cash_due')
+          and (o.status = 'pending' or o.payment_status <> 'cash_due')
      ), existing as (
        select k.id, k.request_hash, k.state, k.response_status, k.response_body,
               k.created_at < now() - make_interval(secs => ?) as stale
@@ -101,7 +105,8 @@ const CHECKOUT_CTES = `customer as (
         order by ci.product_id
           for update of ci
      ), locked as materialized (
-       select p.id, p.name, p.stock_quantity, p.deleted_at is null and coalesce(sp.is_approved, false) as buyable
+       select p.id, p.name, p.stock_quantity, p.deleted_at is null and coalesce(sp.is_approved, false) as buyable,
+              p.price, p.seller_id, coalesce(sp.cash_on_delivery, false) as cod, sp.shop_name
          from products p left join seller_profiles sp on sp.user_id = p.seller_id
         where p.id in (select product_id from cart)
         order by p.id
@@ -115,9 +120,20 @@ const CHECKOUT_CTES = `customer as (
        select c.id, c.product_id, c.quantity,
               least(c.quantity, (select count(*) from held h where h.product_id = c.product_id))::int as use
          from cart c
+     ), shop_totals as (
+       select l.seller_id, min(l.shop_name) as shop_name, bool_and(l.cod) as cod,
+              (sum(l.price * c.quantity) * 100)::bigint as total_paise
+         from lines c join locked l on l.id = c.product_id group by l.seller_id
+     ), rules as (
+       select coalesce(bool_and(?::text <> 'cash_on_delivery' or st.cod), true) as cod_offered,
+              coalesce(bool_and(?::text <> 'cash_on_delivery' or st.total_paise < ?), true) as cash_ok,
+              coalesce(bool_and(st.total_paise < ? or ?::boolean), true) as pan_ok,
+              (select s2.shop_name from shop_totals s2 where not s2.cod order by s2.seller_id limit 1) as no_cod_shop
+         from shop_totals st
      ), ok as (
        select count(*) > 0 and count(*) = (select count(*) from cart)
               and bool_and(l.buyable and (l.stock_quantity is null or l.stock_quantity >= c.quantity - c.use))
+              and (select cod_offered and cash_ok and pan_ok from rules)
               and (select n from unpaid) < ? as ok
          from lines c join locked l on l.id = c.product_id
      ), claim as (
@@ -147,9 +163,11 @@ const CHECKOUT_CTES = `customer as (
      ), o as (
        insert into orders (customer_id, seller_id, checkout_ref, status, subtotal, gst_total, shipping_charges,
                            total_amount, customer_name, customer_phone, shipping_address, city, state, pin_code,
-                           payment_method, payment_status)
+                           payment_method, payment_status, pay_before, buyer_pan_enc, buyer_pan_masked)
        select c.id, s.seller_id, ?, 'pending', s.subtotal, s.gst_total, 0, s.subtotal, ?, ?, ?, ?, ?, ?, ?,
-              'pending'
+              case when ?::text = 'cash_on_delivery' then 'cash_due' else 'pending' end,
+              case when ?::text = 'cash_on_delivery' then null else ?::timestamptz end,
+              case when s.subtotal * 100 >= ? then ?::text end, case when s.subtotal * 100 >= ? then ?::text end
          from shops s, customer c
         order by s.seller_id
        returning id, seller_id
@@ -184,6 +202,8 @@ const CHECKOUT_CTES = `customer as (
 const CHECKOUT_SELECT = `select x.*,
             (select array_agg(o.id order by o.seller_id) from o) as order_ids,
             (select n from unpaid) as unpaid_open,
+            (select cod_offered from rules) as cod_offered, (select cash_ok from rules) as cash_ok,
+            (select pan_ok from rules) as pan_ok, (select no_cod_shop from rules) as no_cod_shop,
             (select count(*) from items)::int as item_count,
             assert_true((select count(*) from decremented) =
                           case when exists (select 1 from claim) then (select count(*) from cart) else 0 end,
@@ -221,6 +241,10 @@ interface CheckoutRow {
   order_ids: number[] | null;
   item_count: number | null;
   unpaid_open: number | null;
+  cod_offered: boolean | null;
+  cash_ok: boolean | null;
+  pan_ok: boolean | null;
+  no_cod_shop: string | null;
 }
 
 interface KeyRow {
@@ -311,6 +335,16 @@ export async function checkoutWithSession(
   const { db } = deps;
   const hash = checkoutRequestHash(input);
   const maxUnpaid = deps.config.unpaidOrders.maxPerCustomer;
+  // Online payment needs a gateway (production without keys has none: cash on delivery only).
+  if (isOnlinePayment(input.paymentMethod) && !deps.payments) {
+    throw badRequest(PAYMENT_MESSAGES.onlineUnavailable, 'online_payment_unavailable', [
+      { path: 'paymentMethod', message: PAYMENT_MESSAGES.onlineUnavailable },
+    ]);
+  }
+  // The PAN is kept only encrypted (and masked for display): docs/product-rules.md "Payments".
+  const pan = input.buyerPan
+    ? { enc: encryptPan(deps.config.payments.panKey, input.buyerPan), masked: maskPan(input.buyerPan) }
+    : undefined;
   const attempt = async () => {
     const checkoutRef = crypto.randomUUID();
     const now = deps.clock.now();
@@ -324,6 +358,11 @@ export async function checkoutWithSession(
           STALE_CLAIM_SECONDS,
           idempotencyKey,
           now,
+          input.paymentMethod,
+          input.paymentMethod,
+          LARGE_ORDER_PAISE,
+          LARGE_ORDER_PAISE,
+          !!input.buyerPan,
           maxUnpaid,
           idempotencyKey,
           hash,
@@ -335,8 +374,15 @@ export async function checkoutWithSession(
           input.city,
           input.state,
           input.pinCode,
-          // No payment is taken yet, whatever the method (payment_status 'pending'): a gateway is a later step.
+          // Online orders start 'pending' (paid through the gateway), cash on delivery 'cash_due'.
           input.paymentMethod,
+          input.paymentMethod,
+          input.paymentMethod,
+          new Date(now.getTime() + deps.config.payments.windowMs),
+          LARGE_ORDER_PAISE,
+          pan?.enc ?? null,
+          LARGE_ORDER_PAISE,
+          pan?.masked ?? null,
           [...IMITATION_MATERIALS],
           HSN_IMITATION,
           HSN_JEWELLERY,
@@ -385,6 +431,22 @@ export async function checkoutWithSession(
             CHECKOUT_MESSAGES.tooManyUnpaid.replace('{n}', String(maxUnpaid)),
             'too_many_unpaid_orders',
           );
+        }
+        // Payment rules (docs/product-rules.md "Payments"): cash on delivery offered, under the cash limit; PAN.
+        const first0 = rows[0];
+        if (lines.length > 0 && first0?.cod_offered === false) {
+          const text = PAYMENT_MESSAGES.cashNotOffered.replace('{shop}', first0.no_cod_shop ?? 'This shop');
+          throw badRequest(text, 'cash_not_offered', [{ path: 'paymentMethod', message: text }]);
+        }
+        if (lines.length > 0 && first0?.cash_ok === false) {
+          throw badRequest(PAYMENT_MESSAGES.cashLimit, 'cash_limit', [
+            { path: 'paymentMethod', message: PAYMENT_MESSAGES.cashLimit },
+          ]);
+        }
+        if (lines.length > 0 && first0?.pan_ok === false) {
+          throw badRequest(PAYMENT_MESSAGES.panRequired, 'pan_required', [
+            { path: 'buyerPan', message: PAYMENT_MESSAGES.panRequired },
+          ]);
         }
         // Lines that cannot be bought say why, first in product id order.
         for (const line of lines) {

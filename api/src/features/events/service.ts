@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CallStatus } from '../../../contract/constants';
 import {
   EVENT_STREAM_BATCH,
+  type AppointmentEvent,
   type CallStateEvent,
   type SignalEvent,
   type StreamEventMap,
@@ -25,7 +26,7 @@ export interface StreamEvent<K extends StreamEventName = StreamEventName> {
 interface EventRow {
   id: number | string;
   call_id: number;
-  kind: 'incoming' | 'call' | 'signal' | 'item';
+  kind: 'incoming' | 'call' | 'signal' | 'item' | 'appointment';
   payload: Record<string, unknown>;
 }
 
@@ -101,6 +102,9 @@ export async function readEvents(
         endedAt: isoOrNull(p.endedAt),
       };
       out.push({ id, name: 'call', data });
+    } else if (r.kind === 'appointment') {
+      // An appointment notice carries all it says (issue #22).
+      out.push({ id, name: 'appointment', data: r.payload as unknown as AppointmentEvent });
     } else if (r.kind === 'item') {
       // Rows are per participant, so an item here is always of one of the user's calls.
       const item = items.get(Number(r.payload.itemId));

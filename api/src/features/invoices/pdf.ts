@@ -95,6 +95,7 @@ export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
   write(inv.buyer.name, { x: left + col + 20, y: doc.y, width: col });
   write(inv.buyer.address, { x: left + col + 20, y: doc.y, width: col });
   if (inv.buyer.gstin) write(`GSTIN: ${inv.buyer.gstin}`, { x: left + col + 20, y: doc.y, width: col });
+  if (inv.buyer.panMasked) write(`PAN: ${inv.buyer.panMasked}`, { x: left + col + 20, y: doc.y, width: col });
   write(`Place of supply: ${inv.placeOfSupply}`, { x: left + col + 20, y: doc.y, width: col });
   doc.y = Math.max(afterSeller, doc.y) + 12;
 

@@ -140,8 +140,10 @@ const presentDoc = (r: DocRow): TaxDocument => ({
  * placed before invoices existed) it does not exist: 404.
  */
 export async function loadTaxInvoice(db: Knex, orderId: number, viewer: { id: number }): Promise<TaxInvoice> {
-  const order = (await db('orders').where({ id: orderId }).first('customer_id', 'seller_id')) as
-    { customer_id: number; seller_id: number } | undefined;
+  const order = (await db('orders')
+    .where({ id: orderId })
+    .first('customer_id', 'seller_id', 'buyer_pan_masked')) as
+    { customer_id: number; seller_id: number; buyer_pan_masked: string | null } | undefined;
   if (!order || (order.customer_id !== viewer.id && order.seller_id !== viewer.id)) {
     throw notFound(PRICING_MESSAGES.invoiceNotFound, 'invoice_not_found');
   }
@@ -186,6 +188,7 @@ export async function loadTaxInvoice(db: Knex, orderId: number, viewer: { id: nu
       gstin: inv.buyer_gstin,
       state: inv.buyer_state,
       stateCode: inv.buyer_state_code,
+      panMasked: order.buyer_pan_masked,
     },
     placeOfSupply: buyerStateName ? `${buyerStateName} (${inv.buyer_state_code})` : inv.buyer_state,
     supply: money.split.kind,

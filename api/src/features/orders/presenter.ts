@@ -21,6 +21,10 @@ export interface OrderRow {
   payment_method: PaymentMethod;
   payment_status: Order['paymentStatus'];
   paid_at: Date | string | null;
+  pay_before: Date | string | null;
+  buyer_pan_masked: string | null;
+  refund_status: 'pending' | 'processed' | 'failed' | null;
+  refund_amount_paise: string | number | null;
   customer_id: number;
   customer_display_name: string;
   customer_email: string;
@@ -75,7 +79,12 @@ export function presentOrder(
   viewer: OrderViewer,
 ): Order {
   const mayRate =
-    row.status === 'delivered' && row.payment_status === 'paid' && viewer.id === row.customer_id;
+    row.status === 'delivered' &&
+    (row.payment_status === 'paid' || row.payment_status === 'cash_collected') &&
+    viewer.id === row.customer_id;
+  const awaitingPayment =
+    (row.status === 'pending' || row.status === 'confirmed') &&
+    (row.payment_status === 'pending' || row.payment_status === 'failed');
   const presentedItems: OrderItem[] = items.map((it) => {
     const rating = ratings.get(`${row.id}:${it.product_id}`);
     const images = imagesByProduct.get(it.product_id) ?? (it.image_url ? [it.image_url] : []);
@@ -107,6 +116,11 @@ export function presentOrder(
     paymentMethod: row.payment_method,
     paymentStatus: row.payment_status,
     paidAt: row.paid_at ? new Date(row.paid_at).toISOString() : null,
+    payBefore: awaitingPayment && row.pay_before ? iso(row.pay_before) : null,
+    refund: row.refund_status
+      ? { status: row.refund_status, amountPaise: Number(row.refund_amount_paise) }
+      : null,
+    buyerPanMasked: row.buyer_pan_masked,
     customer: {
       id: row.customer_id,
       displayName: row.customer_display_name,

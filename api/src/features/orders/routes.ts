@@ -8,6 +8,7 @@ import {
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
+import { sendDueRefunds } from '../payments/service';
 import { applyPendingSales, SALES_FLUSH_MS } from './sales';
 import {
   getOrderForViewer,
@@ -23,7 +24,8 @@ export const RELEASE_UNPAID_EVERY_MS = 60_000;
 /** Routes of the orders area: lists, details, status moves and ratings. */
 export const ordersFeature: Feature = (router, { deps, background }) => {
   background.every('orders:units-sold', SALES_FLUSH_MS, () => applyPendingSales(deps.db));
-  // Unpaid orders left waiting longer than UNPAID_ORDER_HOLD_MINUTES give their stock back.
+  // Online orders not paid within PAYMENT_WINDOW_MINUTES, and cash orders left waiting for their shop longer
+  // than UNPAID_ORDER_HOLD_MINUTES, give their stock back.
   background.every('orders:release-unpaid', RELEASE_UNPAID_EVERY_MS, async () => {
     const released = await releaseUnpaidOrders(deps.db, deps.clock.now(), deps.config.unpaidOrders.holdMs);
     if (released > 0) {
@@ -51,10 +53,13 @@ export const ordersFeature: Feature = (router, { deps, background }) => {
   endpoint(router, R.orderStatusUpdate, {
     input: OrderStatusUpdateSchema,
     handle: async (deps, user, { orderId, status }) => {
-      const order = await updateOrderStatus(deps.db, user, orderId, status);
+      const { order, refundRequested } = await updateOrderStatus(deps.db, user, orderId, status);
       // A cancellation puts stock back: the catalogue answers showing these products are dropped.
       deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));
-      return { success: true as const, order };
+      if (!refundRequested) return { success: true as const, order };
+      // A paid order cancelled: the refund goes to the gateway now (a failure is retried every minute).
+      await sendDueRefunds(deps);
+      return { success: true as const, order: await getOrderForViewer(deps.db, orderId, user) };
     },
   });
 

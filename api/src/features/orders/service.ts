@@ -13,6 +13,9 @@ import {
 import { hotQuery, toNumber } from '../../../../db/connection';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import { issueCreditNote } from '../invoices/service';
+import { isOnlinePayment, type PaymentMethod, type PaymentStatus } from '../../../contract/constants';
+import { PAYMENT_MESSAGES } from '../../../contract/payments';
+import { recordRefund } from '../payments/ledger';
 import {
   presentOrder,
   presentRating,
@@ -27,7 +30,10 @@ type Db = Knex | Knex.Transaction;
 const ORDER_COLUMNS = `
   o.id, o.checkout_ref, o.status, o.created_at, o.updated_at, o.subtotal, o.gst_total, o.shipping_charges,
   o.total_amount, o.customer_name, o.customer_phone, o.shipping_address, o.city, o.state, o.pin_code,
-  o.payment_method, o.payment_status, o.paid_at, o.customer_id, u.display_name as customer_display_name,
+  o.payment_method, o.payment_status, o.paid_at, o.pay_before, o.buyer_pan_masked,
+  (select r.status from refunds r where r.order_id = o.id) as refund_status,
+  (select r.amount_paise from refunds r where r.order_id = o.id) as refund_amount_paise,
+  o.customer_id, u.display_name as customer_display_name,
   u.email as customer_email, o.seller_id, sp.shop_name, sp.gst_number, sp.shop_address,
   sp.city as seller_city, sp.state as seller_state, sp.pincode as seller_pincode, sp.phone as seller_phone`;
 
@@ -203,34 +209,66 @@ export async function updateOrderStatus(
   seller: OrderViewer,
   orderId: number,
   to: string,
-): Promise<Order> {
+): Promise<{ order: Order; refundRequested: boolean }> {
   if (!(ORDER_STATUSES as readonly string[]).includes(to)) {
     throw badRequest(ORDER_MESSAGES.statusInvalid);
   }
   const target = to as OrderStatus;
+  let refundRequested = false;
   await db.transaction(async (trx) => {
     const row = (await trx('orders')
       .where({ id: orderId })
-      .first('seller_id', 'status', 'payment_method')) as
-      { seller_id: number; status: OrderStatus; payment_method: string } | undefined;
+      .first(
+        'seller_id',
+        'status',
+        'payment_method',
+        'payment_status',
+        'gateway_order_id',
+        'total_amount',
+      )) as
+      | {
+          seller_id: number;
+          status: OrderStatus;
+          payment_method: PaymentMethod;
+          payment_status: PaymentStatus;
+          gateway_order_id: string | null;
+          total_amount: string;
+        }
+      | undefined;
     if (!row || row.seller_id !== seller.id) throw notFound(ORDER_MESSAGES.notFound);
     if (!ORDER_TRANSITIONS[row.status].includes(target)) {
       throw new AppError(400, 'invalid_transition', invalidTransitionMessage(row.status, target));
     }
+    const online = isOnlinePayment(row.payment_method);
+    // An online order ships only once it is paid (docs/product-rules.md "Payments").
+    if (target === 'shipped' && online && row.payment_status !== 'paid') {
+      throw new AppError(409, 'order_not_paid', PAYMENT_MESSAGES.notPaidYet);
+    }
     const cancelling = target === 'cancelled';
-    // Delivering a cash-on-delivery order is collecting its cash: the order is paid from then on (the one way
-    // an order becomes paid until online payments land; see docs/security.md).
+    // A paid online order cancelled is refunded through the gateway, in full.
+    const refunding = cancelling && online && row.payment_status === 'paid';
+    // Delivering a cash-on-delivery order is collecting its cash.
     const cashCollected = target === 'delivered' && row.payment_method === 'cash_on_delivery';
     const updated = (
       (await trx.raw(
         `update orders
             set status = ?, updated_at = now(),
                 stock_restored = case when ? then true else stock_restored end,
-                payment_status = case when ? then 'paid' else payment_status end,
+                payment_status = case when ? then 'cash_collected' when ? then 'refunded' else payment_status end,
                 paid_at = case when ? then now() else paid_at end
-          where id = ? and status = ? and (not ? or stock_restored = false)
+          where id = ? and status = ? and payment_status = ? and (not ? or stock_restored = false)
           returning id`,
-        [target, cancelling, cashCollected, cashCollected, orderId, row.status, cancelling],
+        [
+          target,
+          cancelling,
+          cashCollected,
+          refunding,
+          cashCollected,
+          orderId,
+          row.status,
+          row.payment_status,
+          cancelling,
+        ],
       )) as { rows: { id: number }[] }
     ).rows;
     if (updated.length === 0) throw conflict(ORDER_MESSAGES.staleOrder, 'stale_order');
@@ -239,9 +277,25 @@ export async function updateOrderStatus(
       // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).
       await issueCreditNote(trx, orderId, new Date());
     }
+    if (refunding) {
+      // One refund per order (refunds.order_id is unique); the gateway is called after the commit.
+      const inserted = (
+        (await trx.raw(
+          `insert into refunds (order_id, gateway_payment_id, amount_paise)
+           select ?, p.gateway_payment_id, (?::numeric * 100)::bigint
+             from gateway_payments p where p.gateway_order_id = ? and p.applied
+           on conflict (order_id) do nothing
+           returning id`,
+          [orderId, row.total_amount, row.gateway_order_id],
+        )) as { rows: { id: number }[] }
+      ).rows;
+      if (inserted.length !== 1) throw new Error(`order ${orderId}: paid, but no applied payment to refund`);
+      await recordRefund(trx, orderId);
+      refundRequested = true;
+    }
   });
   const [order] = await loadOrders(db, [orderId], seller);
-  return order;
+  return { order, refundRequested };
 }
 
 /**
@@ -261,7 +315,8 @@ export async function rateProduct(
     if (!order || order.customer_id !== customer.id) throw notFound(ORDER_MESSAGES.notFound);
     if (order.status !== 'delivered') throw badRequest(ORDER_MESSAGES.notDelivered, 'order_not_delivered');
     // A delivered order that was never paid is how a shop would rate itself to the top with fake orders.
-    if (order.payment_status !== 'paid') throw badRequest(ORDER_MESSAGES.notPaid, 'order_not_paid');
+    if (order.payment_status !== 'paid' && order.payment_status !== 'cash_collected')
+      throw badRequest(ORDER_MESSAGES.notPaid, 'order_not_paid');
     const item = await trx('order_items')
       .where({ order_id: input.orderId, product_id: input.productId })
       .first('id');
@@ -325,28 +380,49 @@ export async function rateProduct(
 }
 
 /**
- * Releases the stock of unpaid orders nobody took up: an order still awaiting its shop (status pending) and
- * unpaid after config.unpaidOrders.holdMs is cancelled and its stock put back, so a customer cannot freeze a
- * shop's stock with orders they never pay for. Oldest first, a bounded batch per run; each order in its own
- * transaction, guarded on its status, so a seller confirming it at the same moment wins or loses cleanly.
+ * Releases the stock of orders nobody paid for (docs/product-rules.md "Payments"):
+ * - an online order still awaiting payment (pending or failed) at its pay_before (PAYMENT_WINDOW_MINUTES after
+ *   checkout) is cancelled;
+ * - a cash-on-delivery order still awaiting its shop after `cashHoldMs` (UNPAID_ORDER_HOLD_MINUTES) is cancelled.
+ * Either way its stock goes back, once. Oldest first, a bounded batch per run; each order in its own
+ * transaction. An online order's gateway order row is locked first, as a payment's capture locks it, so a payment
+ * arriving at the same moment either pays the order (and the release changes nothing) or finds it cancelled
+ * (and is refunded whole).
  */
-export async function releaseUnpaidOrders(db: Knex, now: Date, holdMs: number, batch = 100): Promise<number> {
-  const cutoff = new Date(now.getTime() - holdMs);
-  const ids = (await db('orders')
-    .where({ status: 'pending', payment_status: 'pending' })
+export async function releaseUnpaidOrders(
+  db: Knex,
+  now: Date,
+  cashHoldMs: number,
+  batch = 100,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - cashHoldMs);
+  const online = (await db('orders')
+    .whereIn('status', ['pending', 'confirmed'])
+    .whereIn('payment_status', ['pending', 'failed'])
+    .where('pay_before', '<=', now)
+    .orderBy('pay_before')
+    .limit(batch)
+    .select('id', 'gateway_order_id')) as { id: number; gateway_order_id: string | null }[];
+  const cash = (await db('orders')
+    .where({ status: 'pending', payment_status: 'cash_due' })
     .where('created_at', '<', cutoff)
     .orderBy('created_at')
     .limit(batch)
-    .pluck('id')) as number[];
+    .select('id', 'gateway_order_id')) as { id: number; gateway_order_id: string | null }[];
   let released = 0;
-  for (const id of ids) {
+  for (const { id, gateway_order_id: gatewayOrderId } of [...online, ...cash]) {
     await db.transaction(async (trx) => {
+      if (gatewayOrderId) {
+        await trx.raw('select 1 from gateway_orders where gateway_order_id = ? for update', [gatewayOrderId]);
+      }
       const updated = (
         (await trx.raw(
           `update orders set status = 'cancelled', updated_at = now(), stock_restored = true
-            where id = ? and status = 'pending' and payment_status = 'pending' and stock_restored = false
+            where id = ? and stock_restored = false
+              and ((status in ('pending', 'confirmed') and payment_status in ('pending', 'failed') and pay_before <= ?)
+                or (status = 'pending' and payment_status = 'cash_due' and created_at < ?))
             returning id`,
-          [id],
+          [id, now, cutoff],
         )) as { rows: { id: number }[] }
       ).rows;
       if (updated.length === 0) return;

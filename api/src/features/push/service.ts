@@ -1,8 +1,10 @@
 import webpush from 'web-push';
 import { badRequest, conflict } from '../../http/errors';
 import type { AppDeps, CallbackRequestedEvent, IncomingCallEvent } from '../../http/context';
+import type { AppointmentNotice } from '../../../contract/appointments';
 import {
   incomingCallPushTtlSeconds,
+  type AppointmentPush,
   type CallbackRequestPush,
   type IncomingCallPush,
   type PushSubscriptionInput,
@@ -165,11 +167,120 @@ export async function pushCallbackRequest(
   );
 }
 
+/** The push options of an appointment notice (see pushAppointmentNotice). */
+function appointmentPushOptions(notice: AppointmentNotice) {
+  return {
+    TTL: notice.notice === 'reminder' || notice.notice === 'starting' ? 15 * 60 : 24 * 3600,
+    urgency: notice.notice === 'starting' || notice.notice === 'cancelled' ? 'high' : 'normal',
+    topic: `appointment-${notice.appointmentId}`,
+  } as const;
+}
+
+/**
+ * An appointment notice (issue #22): a booking, the reminder 15 min before, the start, a reschedule or a
+ * cancellation. A reminder is worth delivering until the start, the start until the slot is half over; the
+ * others for a day. One topic per appointment, so a newer notice replaces one still undelivered.
+ */
+export async function pushAppointmentNotice(
+  deps: AppDeps,
+  userId: number,
+  notice: AppointmentNotice,
+): Promise<PushOutcome> {
+  return pushToUser(
+    deps,
+    userId,
+    (locale): AppointmentPush => ({ type: 'appointment', ...notice, locale }),
+    appointmentPushOptions(notice),
+  );
+}
+
+/**
+ * Many appointment notices at once (a batch of the job table's reminders): one query finds the live
+ * subscriptions of every recipient, and at most `concurrency` pushes are in flight, so a batch of thousands
+ * holds no database connection while it sends.
+ */
+export async function pushAppointmentNotices(
+  deps: AppDeps,
+  notices: readonly { userId: number; notice: AppointmentNotice }[],
+  concurrency = 64,
+): Promise<PushOutcome> {
+  const outcome: PushOutcome = { sent: 0, removed: 0, failed: 0 };
+  if (!notices.length) return outcome;
+  const vapid = await getVapidKeys(deps);
+  if (!vapid) return outcome;
+  const userIds = [...new Set(notices.map((n) => n.userId))];
+  const byUser = new Map<number, SubscriptionRow[]>();
+  // In chunks: a statement's bind parameters are limited.
+  for (let i = 0; i < userIds.length; i += 1000) {
+    const rows = (await liveSubscriptions(deps)
+      .whereIn('ps.user_id', userIds.slice(i, i + 1000))
+      .select('ps.user_id')) as (SubscriptionRow & { user_id: number })[];
+    for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+  }
+  const sends = notices.flatMap((n) =>
+    (byUser.get(n.userId) ?? []).map((sub) => ({ sub, notice: n.notice })),
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < sends.length) {
+      const { sub, notice } = sends[next++];
+      const payload: AppointmentPush = { type: 'appointment', ...notice, locale: sub.locale };
+      await sendOne(deps, vapid, sub, JSON.stringify(payload), appointmentPushOptions(notice), outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, sends.length) }, worker));
+  return outcome;
+}
+
 /**
  * Pushes a payload to every subscription of a user's live sessions (a user without one is simply not pushed
  * to). A 404 or 410 from the push service means the subscription is gone, so it is deleted; other failures
  * keep it.
  */
+/** Only subscriptions of live sessions: an expired session's devices are not rung. */
+const liveSubscriptions = (deps: AppDeps) =>
+  deps
+    .db('push_subscriptions as ps')
+    .join('sessions as s', 's.id', 'ps.session_id')
+    .where('s.expires_at', '>', deps.clock.now())
+    .select('ps.id', 'ps.endpoint', 'ps.expiration_time', 'ps.p256dh', 'ps.auth', 'ps.locale');
+
+/**
+ * Sends one push. A 404 or 410 from the push service means the subscription is gone, so it is deleted; other
+ * failures are logged and counted.
+ */
+async function sendOne(
+  deps: AppDeps,
+  vapid: VapidKeys,
+  s: SubscriptionRow,
+  payload: string,
+  options: { TTL: number; urgency: 'high' | 'normal'; topic: string },
+  outcome: PushOutcome,
+): Promise<void> {
+  try {
+    await webpush.sendNotification(
+      { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
+      payload,
+      {
+        vapidDetails: vapid,
+        ...options,
+        timeout: 5000,
+        agent: deps.pushAgent,
+      },
+    );
+    outcome.sent++;
+  } catch (err) {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 404 || status === 410) {
+      await deps.db('push_subscriptions').where({ id: s.id }).delete();
+      outcome.removed++;
+    } else {
+      outcome.failed++;
+      deps.logger.warn({ err, endpointHost: new URL(s.endpoint).host, status }, 'web push failed');
+    }
+  }
+}
+
 async function pushToUser(
   deps: AppDeps,
   userId: number,
@@ -179,40 +290,9 @@ async function pushToUser(
   const outcome: PushOutcome = { sent: 0, removed: 0, failed: 0 };
   const vapid = await getVapidKeys(deps);
   if (!vapid) return outcome;
-  // Only subscriptions of live sessions: an expired session's devices are not rung.
-  const subs = (await deps
-    .db('push_subscriptions as ps')
-    .join('sessions as s', 's.id', 'ps.session_id')
-    .where('ps.user_id', userId)
-    .where('s.expires_at', '>', deps.clock.now())
-    .select(
-      'ps.id',
-      'ps.endpoint',
-      'ps.expiration_time',
-      'ps.p256dh',
-      'ps.auth',
-      'ps.locale',
-    )) as SubscriptionRow[];
+  const subs = (await liveSubscriptions(deps).where('ps.user_id', userId)) as SubscriptionRow[];
   await Promise.all(
-    subs.map(async (s) => {
-      try {
-        await webpush.sendNotification(
-          { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
-          JSON.stringify(payloadFor(s.locale)),
-          { vapidDetails: vapid, ...options, timeout: 5000, agent: deps.pushAgent },
-        );
-        outcome.sent++;
-      } catch (err) {
-        const status = (err as { statusCode?: number }).statusCode;
-        if (status === 404 || status === 410) {
-          await deps.db('push_subscriptions').where({ id: s.id }).delete();
-          outcome.removed++;
-        } else {
-          outcome.failed++;
-          deps.logger.warn({ err, endpointHost: new URL(s.endpoint).host, status }, 'web push failed');
-        }
-      }
-    }),
+    subs.map((s) => sendOne(deps, vapid, s, JSON.stringify(payloadFor(s.locale)), options, outcome)),
   );
   return outcome;
 }

@@ -225,6 +225,30 @@ export async function callBack(
     (RequestRow & { customer_id: number }) | undefined;
   if (!request) throw notFound(MSG.notFound, CODES.notFound);
   if (request.status !== 'open') throw conflict(MSG.notOpen, CODES.notOpen);
+  return ringCustomer(deps, seller, {
+    customerId: request.customer_id,
+    productId: request.product_id,
+    callbackRequestId: request.id,
+  });
+}
+
+/**
+ * A call from the shop that rings the customer (direction 'to_customer'): the jeweller's call-back, or the
+ * jeweller starting a booked appointment's call. Both sides must be free.
+ */
+export async function ringCustomer(
+  deps: Deps,
+  seller: SessionUser,
+  target: {
+    customerId: number;
+    productId: number | null;
+    callbackRequestId?: number;
+    appointmentId?: number;
+  },
+): Promise<InitiateCallResponse> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const request = { customer_id: target.customerId, product_id: target.productId };
   await endAbandonedCalls(db, now, { callerId: request.customer_id });
   await endAbandonedCalls(db, now, { sellerId: seller.id });
   await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callerId: request.customer_id });
@@ -242,7 +266,8 @@ export async function callBack(
         caller_id: request.customer_id,
         seller_id: seller.id,
         direction: 'to_customer',
-        callback_request_id: request.id,
+        callback_request_id: target.callbackRequestId ?? null,
+        appointment_id: target.appointmentId ?? null,
         status: 'pending',
         provider: deps.config.video.provider,
         created_at: now,

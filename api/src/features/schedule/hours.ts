@@ -30,10 +30,11 @@ export function readHours(value: unknown): HoursRange[] {
   return Array.isArray(parsed) ? (parsed as HoursRange[]) : [...ALWAYS_OPEN];
 }
 
-const zoneOrDefault = (zone: string) => (DateTime.now().setZone(zone).isValid ? zone : DEFAULT_TIME_ZONE);
+export const zoneOrDefault = (zone: string) =>
+  DateTime.now().setZone(zone).isValid ? zone : DEFAULT_TIME_ZONE;
 
 /** The wall-clock time `hhmm` on `date`'s day in its zone ('24:00' is the next day's midnight). */
-function at(date: DateTime, hhmm: string): DateTime {
+export function at(date: DateTime, hhmm: string): DateTime {
   const m = minutesOf(hhmm);
   return m === 1440 ? date.plus({ days: 1 }) : date.set({ hour: Math.floor(m / 60), minute: m % 60 });
 }

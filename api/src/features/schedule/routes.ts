@@ -5,6 +5,31 @@ import { endpoint } from '../../http/endpoint';
 import { callBackMissedSchema, callbackIdSchema, createCallbackSchema } from '../../../contract/callbacks';
 import { getShopHours, saveShopHours } from './service';
 import {
+  appointmentIdQuerySchema,
+  appointmentIdSchema,
+  appointmentSettingsSchema,
+  bookAppointmentSchema,
+  cancelAppointmentSchema,
+  rescheduleAppointmentSchema,
+  slotsQuerySchema,
+} from '../../../contract/appointments';
+import { parseQuery } from '../../http/validate';
+import { rawEndpoint } from '../../http/endpoint';
+import {
+  appointmentCalendar,
+  bookAppointment,
+  cancelAppointment,
+  getAppointmentSettings,
+  listMyAppointments,
+  listShopAppointments,
+  listSlots,
+  rescheduleAppointment,
+  saveAppointmentSettings,
+  startAppointmentCall,
+} from './appointments';
+import { JOB_POLL_MS } from './jobs';
+import { drainDueJobs } from './job-worker';
+import {
   callBack,
   callBackMissed,
   callbackQueue,
@@ -22,6 +47,11 @@ export const CALLBACK_SWEEP_MS = 60_000;
 export const scheduleFeature: Feature = (router, { deps, background }) => {
   background.every('schedule:callbacks', CALLBACK_SWEEP_MS, async () => {
     await expireCallbacks(deps.db, deps.clock.now());
+  });
+
+  // The job table (reminders, starts, expiry of appointments): every process polls; each job runs once.
+  background.every('schedule:jobs', JOB_POLL_MS, async () => {
+    await drainDueJobs(deps);
   });
 
   endpoint(router, R.shopHours, {
@@ -49,6 +79,45 @@ export const scheduleFeature: Feature = (router, { deps, background }) => {
     input: callbackIdSchema,
     handle: (deps, user, { requestId }) => callBack(deps, user, requestId),
   });
+  // Booked video appointments (issue #22).
+  endpoint(router, R.appointmentSlots, {
+    input: slotsQuerySchema,
+    handle: (deps, _user, { sellerId }) => listSlots(deps, sellerId),
+  });
+  endpoint(router, R.appointmentBook, {
+    input: bookAppointmentSchema,
+    handle: (deps, user, input) => bookAppointment(deps, user, input),
+  });
+  endpoint(router, R.appointmentsMine, { handle: (deps, user) => listMyAppointments(deps, user) });
+  endpoint(router, R.sellerAppointments, { handle: (deps, user) => listShopAppointments(deps, user) });
+  endpoint(router, R.appointmentCancel, {
+    input: cancelAppointmentSchema,
+    handle: (deps, user, input) => cancelAppointment(deps, user, input),
+  });
+  endpoint(router, R.appointmentReschedule, {
+    input: rescheduleAppointmentSchema,
+    handle: (deps, user, input) => rescheduleAppointment(deps, user, input),
+  });
+  endpoint(router, R.appointmentStart, {
+    input: appointmentIdSchema,
+    handle: (deps, user, { appointmentId }) => startAppointmentCall(deps, user, appointmentId),
+  });
+  rawEndpoint(router, R.appointmentCalendar, async (ctx) => {
+    const { appointmentId } = parseQuery(ctx, appointmentIdQuerySchema);
+    const file = await appointmentCalendar(ctx.deps, ctx.state.user!, appointmentId);
+    ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.type = 'text/calendar; charset=utf-8';
+    ctx.body = file.body;
+  });
+  endpoint(router, R.appointmentSettings, {
+    handle: (deps, user) => getAppointmentSettings(deps.db, user.id),
+  });
+  endpoint(router, R.appointmentSettingsSave, {
+    input: appointmentSettingsSchema,
+    handle: (deps, user, input) => saveAppointmentSettings(deps.db, user.id, input, deps.clock.now()),
+  });
+
   endpoint(router, R.callbackCallMissed, {
     input: callBackMissedSchema,
     handle: (deps, user, { callId }) => callBackMissed(deps, user, callId),

@@ -25,6 +25,12 @@ export const adminQueries = {
       queryKey: [...adminQueries.all(), 'call-quality'] as const,
       queryFn: ({ signal }) => api.call(API_ROUTES.adminCallQuality, undefined, { signal }),
     }),
+  /** Every shop's ledger (paid, commission, refunds, owed, paid out, balance) and the totals. */
+  ledger: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'ledger'] as const,
+      queryFn: ({ signal }) => api.call(API_ROUTES.adminLedger, undefined, { signal }),
+    }),
 };
 
 /**

@@ -4,6 +4,13 @@ import type { AppRoute } from '../../app/route-types';
 /** The calls area's pages: one lazy entry each, added when the page is real. */
 export const callsRoutes: readonly AppRoute[] = [
   {
+    // Where a call button tapped before the app started leads; it starts the call (issue #23).
+    path: '/call/:sellerId',
+    access: ['customer'],
+    Page: lazy(() => import('./pages/call-start-page')),
+    areas: [],
+  },
+  {
     path: '/call-history',
     access: ['customer', 'admin'],
     Page: lazy(() => import('./pages/call-history-page')),

@@ -17,7 +17,8 @@ export const catalogRoutes: readonly AppRoute[] = [
   {
     path: '/product/:productRef',
     access: 'public',
-    areas: [],
+    // The price breakdown's strings (a part of the catalog area kept out of the entry: lib/locale-areas.ts).
+    areas: ['catalogPricing'],
     overlay: true,
     Page: lazyPage(() => import('./pages/product-page')),
   },

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { adminQueries } from '../api';
 import { CallQualityCard } from '../components/call-quality-card';
 import { CustomersList } from '../components/customers-list';
+import { PayoutsSection } from '../components/payouts-section';
 import { SellersList } from '../components/sellers-list';
 
 /** /admin/dashboard: counts, the sellers (with approve and disapprove) and the customers. */
@@ -40,6 +41,7 @@ export default function AdminDashboardPage() {
         />
       </div>
       <CallQualityCard />
+      <PayoutsSection />
       <section aria-labelledby="admin-sellers-title" className="space-y-4">
         <h2 id="admin-sellers-title" className="text-2xl font-semibold text-ink">
           {t('admin.sellers.title')}

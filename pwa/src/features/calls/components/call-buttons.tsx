@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Video } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product, StoreProfile } from '../../../../../api/contract/catalog';
-import { Button } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { pressOnSpace } from '../../../lib/link-button';
 import { sessionQuery } from '../../../lib/session';
 import { requestCall, useCallState } from '../../../lib/call-store';
 import { canRing, type ShopCallState } from '../../../../../api/contract/shop-call-state';
@@ -27,9 +29,15 @@ export function useCallButton(
   const [loginOpen, setLoginOpen] = useState(false);
   // Only a shop that may be rung now gets a call button (issue #22: closed and away shops refuse calls).
   const ringable = !callState || canRing(callState);
-  const visible = videoCallEnabled && ringable && !isPending && (!user || user.role === 'customer');
+  // While the session is not known yet (the server's page, and until the app has asked) the button shows as a
+  // link to the page that starts the call, so a tap before the app has started is not lost (issue #23).
+  const visible = videoCallEnabled && ringable && (isPending || !user || user.role === 'customer');
   const calling = initiatingSellerId === sellerId;
-  const onClick = () => {
+  const href = callStartPath(sellerId, productId);
+  const onClick = (e: MouseEvent) => {
+    // Session not known yet: the link goes to the call page, which waits for it.
+    if (isPending) return;
+    e.preventDefault();
     if (calling) return;
     if (!user) setLoginOpen(true);
     else requestCall(sellerId, sellerName, productId);
@@ -43,13 +51,18 @@ export function useCallButton(
       />
     </Suspense>
   );
-  return { visible, calling, onClick, dialog };
+  return { visible, pending: isPending, calling, onClick, href, dialog, onKeyDown: pressOnSpace };
+}
+
+/** The page that starts a call once the app runs (pages/call-start-page.tsx): the call buttons' link. */
+export function callStartPath(sellerId: number, productId?: number): string {
+  return `/call/${sellerId}${productId ? `?product=${productId}` : ''}`;
 }
 
 /** The storefront's 'Video Call' button ('Calling...' while the initiation is pending). */
 export function StorefrontVideoCallButton({ store }: { store: StoreProfile }) {
   const { t } = useTranslation();
-  const { visible, calling, onClick, dialog } = useCallButton(
+  const { visible, calling, onClick, onKeyDown, href, dialog } = useCallButton(
     store.sellerId,
     store.shopName,
     store.videoCallEnabled,
@@ -59,15 +72,18 @@ export function StorefrontVideoCallButton({ store }: { store: StoreProfile }) {
   if (!visible) return null;
   return (
     <>
-      <Button
+      <a
+        href={href}
+        role="button"
         onClick={onClick}
-        loading={calling}
+        onKeyDown={onKeyDown}
         aria-disabled={calling || undefined}
-        className="disabled:opacity-90"
+        aria-busy={calling || undefined}
+        className={buttonClasses()}
       >
-        {!calling && <Video aria-hidden="true" className="h-4 w-4" />}
+        {calling ? <Spinner className="h-4 w-4" /> : <Video aria-hidden="true" className="h-4 w-4" />}
         {calling ? t('calls.button.calling') : t('calls.button.videoCall')}
-      </Button>
+      </a>
       {dialog}
     </>
   );
@@ -76,7 +92,7 @@ export function StorefrontVideoCallButton({ store }: { store: StoreProfile }) {
 /** The product card's camera button: a video call with the product's seller. */
 export function ProductCardCallButton({ product }: { product: Product }) {
   const { t } = useTranslation();
-  const { visible, calling, onClick, dialog } = useCallButton(
+  const { visible, calling, onClick, onKeyDown, href, dialog } = useCallButton(
     product.sellerId,
     product.shopName,
     product.videoCallEnabled,
@@ -87,12 +103,14 @@ export function ProductCardCallButton({ product }: { product: Product }) {
   const label = calling ? t('calls.button.calling') : t('calls.button.callShop', { shop: product.shopName });
   return (
     <>
-      <button
-        type="button"
+      <a
+        href={href}
+        role="button"
+        onKeyDown={onKeyDown}
         onClick={(e) => {
           // The card's image opens the product; the camera must not.
           e.stopPropagation();
-          onClick();
+          onClick(e);
         }}
         aria-label={label}
         title={label}
@@ -104,7 +122,7 @@ export function ProductCardCallButton({ product }: { product: Product }) {
         )}
       >
         <Video aria-hidden="true" className="h-5 w-5" />
-      </button>
+      </a>
       {dialog}
     </>
   );

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { API_ROUTES } from '../../../../../api/contract/routes';
@@ -12,9 +13,13 @@ import { callQueries } from '../api';
 import { useCall } from './call-provider';
 import { CallSummary } from './call-summary';
 
+// The slot picker loads when the customer asks for it (issue #22).
+const SlotPickerDialog = lazy(() => import('./appointments').then((m) => ({ default: m.SlotPickerDialog })));
+
 /**
  * After a call: its summary, or, for a call that did not happen, why and what the customer can do next
- * (try again, browse the shop; request a call-back and book an appointment come with shop hours).
+ * (try again, browse the shop; after a declined, missed or busy call: request a call-back, or book a video
+ * appointment, which opens the slot picker once this dialog has closed).
  */
 export function CallEndedDialog() {
   const { t } = useTranslation();
@@ -33,7 +38,21 @@ export function CallEndedDialog() {
     },
     onError: (err) => toast.error(translateMessage(errorMessage(err))),
   });
-  if (!ended) return null;
+  const [booking, setBooking] = useState<{ sellerId: number; shopName: string; productId?: number } | null>(
+    null,
+  );
+  const picker = booking && (
+    <Suspense fallback={null}>
+      <SlotPickerDialog
+        sellerId={booking.sellerId}
+        shopName={booking.shopName}
+        productId={booking.productId}
+        open
+        onOpenChange={(open) => !open && setBooking(null)}
+      />
+    </Suspense>
+  );
+  if (!ended) return picker;
   const shop = ended.participantName;
   const outcomeText =
     ended.outcome === 'declined'
@@ -86,6 +105,22 @@ export function CallEndedDialog() {
                 }
               >
                 {t('calls.schedule.callback.request')}
+              </Button>
+            )}
+            {(ended.outcome === 'declined' || ended.outcome === 'missed' || ended.outcome === 'busy') && (
+              <Button
+                variant="outline"
+                className="sm:col-span-2"
+                onClick={() => {
+                  setBooking({
+                    sellerId: ended.sellerId!,
+                    shopName: shop,
+                    productId: ended.productId ?? undefined,
+                  });
+                  dismissEnded();
+                }}
+              >
+                {t('calls.appointments.book')}
               </Button>
             )}
           </div>

@@ -1,8 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
+import { loadAreas } from '../../../lib/i18n';
 import { sessionQuery } from '../../../lib/session';
 
-const CallLayer = lazy(() => import('./call-layer'));
+// With its strings: selling, summaries, outcomes and appointment notices (lib/locale-areas.ts, SPLIT_AREAS).
+const CallLayer = lazy(() =>
+  Promise.all([import('./call-layer'), loadAreas(['callsInCall', 'callsAppointments'])]).then(([m]) => m),
+);
 
 /** Globals entry: mounts the call layer (its own chunk) for signed-in users only (docs/product-rules.md §1). */
 export function CallGlobals() {

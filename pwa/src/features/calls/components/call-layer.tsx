@@ -12,7 +12,7 @@ const loadCallModal = () => import('./call-modal');
 const CallModal = lazy(loadCallModal);
 
 function CallUi() {
-  const { user, activeCall, incoming, callState, initiatingSellerId, ended } = useCall();
+  const { user, activeCall, incoming, callState, initiatingSellerId } = useCall();
   // Fetched while the call rings (or is being placed), not after the accept.
   const soon = !!(incoming || activeCall || initiatingSellerId !== null);
   useEffect(() => {
@@ -39,7 +39,8 @@ function CallUi() {
           <CallModal key={activeCall.callId} />
         </Suspense>
       )}
-      {ended && !activeCall && !incoming && <CallEndedDialog />}
+      {/* Mounted while no call is on: it also keeps the slot picker it opens after a call (issue #22). */}
+      {!activeCall && !incoming && <CallEndedDialog />}
       {user.role === 'seller' && <SellerCallPrompts />}
     </>
   );

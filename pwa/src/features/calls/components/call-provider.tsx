@@ -37,7 +37,9 @@ import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-medi
 import { markCall } from '../../video/lib/marks';
 import { videoQueries } from '../../video/api';
 import { isOnline, OfflineError } from '../../../lib/online';
-import { useEventStream } from '../../../lib/event-stream';
+import { useEventStream, useStreamEvent } from '../../../lib/event-stream';
+import { appointmentsKey, myAppointmentsQuery } from '../../../lib/appointments-query';
+import type { AppointmentEvent } from '../../../../../api/contract/events';
 
 import { useIncomingCall } from '../hooks/use-incoming-call';
 import { useCallStatus } from '../hooks/use-call-status';
@@ -62,7 +64,7 @@ function endedOnItsOwnMessage(reason: string | null | undefined): string | null 
 
 /** The one call provider: composes the hooks above; mounted for signed-in users on every page. */
 export function CallProvider({ user, children }: { user: User; children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const isSeller = user.role === 'seller';
   const [activeCall, setActiveCall] = useState<ActiveCall | null>(null);
@@ -78,11 +80,36 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const { unlocked: audioUnlocked, unlock: unlockAudio } = useAudioUnlock(true);
   // A customer with an open call-back request listens for the shop's call (issue #22); other customers do not.
   const myCallbacks = useQuery({ ...callQueries.myCallbacks(), enabled: !isSeller });
-  const awaitingCallBack = !isSeller && (myCallbacks.data?.openCount ?? 0) > 0;
+  // So does a customer with a booked video appointment (the jeweller may start its call).
+  const myAppointments = useQuery({ ...myAppointmentsQuery(), enabled: !isSeller });
+  const awaitingCallBack =
+    !isSeller &&
+    ((myCallbacks.data?.openCount ?? 0) > 0 ||
+      (myAppointments.data?.appointments ?? []).some((a) => a.status === 'booked'));
   const listens = isSeller || awaitingCallBack;
   // Sellers (and customers awaiting a call-back) keep the event stream open to ring at once; others while
   // they have a call.
   const stream = useEventStream(listens || activeCall !== null ? user.id : null);
+  // An appointment booked, reminded, starting, moved or cancelled (issue #22): told at once, lists refreshed.
+  useStreamEvent(
+    'appointment',
+    useCallback(
+      (e: AppointmentEvent) => {
+        void queryClient.invalidateQueries({ queryKey: appointmentsKey });
+        if (e.notice === 'booked' && !isSeller) return;
+        const when = new Intl.DateTimeFormat(i18n.language === 'ta' ? 'ta-IN' : 'en-IN', {
+          weekday: 'short',
+          hour: '2-digit',
+          minute: '2-digit',
+        }).format(new Date(e.startsAt));
+        const text = t(`calls.appointments.notice.${e.notice}`, { name: e.otherName, time: when });
+        const full = e.reason ? `${text} ${t('calls.appointments.reasonLine', { reason: e.reason })}` : text;
+        if (e.notice === 'cancelled') toast.error(full, { duration: 15_000 });
+        else toast.info(full, { duration: 15_000 });
+      },
+      [queryClient, t, i18n.language, isSeller],
+    ),
+  );
   const { incoming, setIncoming, poll, reveal } = useIncomingCall(
     listens,
     activeCall !== null,
@@ -176,8 +203,19 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   useRingtone(ringtone, audioUnlocked);
 
   const initiate = useMutation({
-    mutationFn: ({ sellerId, productId }: { sellerId: number; sellerName?: string; productId?: number }) =>
-      callsApi.initiate(sellerId, productId),
+    mutationFn: ({
+      sellerId,
+      productId,
+      appointmentId,
+    }: {
+      sellerId: number;
+      sellerName?: string;
+      productId?: number;
+      appointmentId?: number;
+    }) =>
+      appointmentId !== undefined
+        ? api.call(API_ROUTES.appointmentStart, { appointmentId })
+        : callsApi.initiate(sellerId, productId),
     onSuccess: (res, { sellerId, sellerName }) => {
       const call: ActiveCall = {
         callId: res.callId,
@@ -210,12 +248,15 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const { mutate: mutateInitiate, isPending: initiating } = initiate;
   const inFlight = useRef(false);
   const startCall = useCallback(
-    (sellerId: number, sellerName?: string, productId?: number) => {
+    (sellerId: number, sellerName?: string, productId?: number, appointmentId?: number) => {
       // Repeat clicks are ignored while an initiation is pending (docs/product-rules.md §2).
       if (inFlight.current) return;
       inFlight.current = true;
       setEnded(null);
-      mutateInitiate({ sellerId, sellerName, productId }, { onSettled: () => (inFlight.current = false) });
+      mutateInitiate(
+        { sellerId, sellerName, productId, appointmentId },
+        { onSettled: () => (inFlight.current = false) },
+      );
     },
     [mutateInitiate],
   );
@@ -225,7 +266,9 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     mutationFn: ({ target }: { target: CallBackTarget; customerName: string }) =>
       'requestId' in target
         ? api.call(API_ROUTES.callbackCall, { requestId: target.requestId })
-        : api.call(API_ROUTES.callbackCallMissed, { callId: target.missedCallId }),
+        : 'appointmentId' in target
+          ? api.call(API_ROUTES.appointmentStart, { appointmentId: target.appointmentId })
+          : api.call(API_ROUTES.callbackCallMissed, { callId: target.missedCallId }),
     onSuccess: (res, { customerName }) => {
       const call: ActiveCall = {
         callId: res.callId,

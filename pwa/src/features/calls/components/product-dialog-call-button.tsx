@@ -7,14 +7,15 @@ import { useCallButton } from './call-buttons';
 /** The product dialog's call button: a video call with the shop about this very piece. */
 export default function ProductDialogCallButton({ product }: { product: Product }) {
   const { t } = useTranslation();
-  const { visible, calling, onClick, dialog } = useCallButton(
+  const { visible, pending, calling, onClick, dialog } = useCallButton(
     product.sellerId,
     product.shopName,
     product.videoCallEnabled,
     product.id,
     product.callState,
   );
-  if (!visible) return null;
+  // A button, not a link: the dialog's actions load after the app has started, when the session is soon known.
+  if (!visible || pending) return null;
   return (
     <>
       <Button

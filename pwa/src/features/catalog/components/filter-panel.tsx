@@ -1,5 +1,6 @@
 import { lazy, startTransition, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { PRODUCT_MATERIALS, type ProductMaterial } from '../../../../../api/contract/constants';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
@@ -42,14 +43,22 @@ export interface FilterChange {
   maxPrice?: number | undefined;
 }
 
-/** Material and price filters; the same panel sits beside the grid on wide screens and in a sheet on phones. */
+/**
+ * Material and price filters; the same panel sits beside the grid on wide screens and in a sheet on phones.
+ * Materials are links to their filtered page (`hrefFor`); the price slider reports through `onChange`.
+ */
 export function FilterPanel({
   filters,
   onChange,
+  hrefFor,
+  replace = false,
   idPrefix,
 }: {
   filters: MarketplaceFilters;
   onChange: (change: FilterChange) => void;
+  hrefFor: (change: FilterChange) => string;
+  /** In the phone's sheet, picks replace each other in the history instead of piling up. */
+  replace?: boolean;
   idPrefix: string;
 }) {
   const { t } = useTranslation();
@@ -59,27 +68,23 @@ export function FilterPanel({
     filters.material !== undefined || filters.minPrice !== undefined || filters.maxPrice !== undefined;
   return (
     <div className="space-y-6">
-      <fieldset>
-        <legend className="mb-2 text-sm font-semibold text-ink">{t('catalog.filters.material')}</legend>
+      <div role="group" aria-labelledby={`${idPrefix}-material-heading`}>
+        <p id={`${idPrefix}-material-heading`} className="mb-2 text-sm font-semibold text-ink">
+          {t('catalog.filters.material')}
+        </p>
+        {/* Links, so a material picked before the app has started still filters (the server renders it). */}
         <ul className="grid grid-cols-2 gap-1 md:grid-cols-1">
           {[undefined, ...PRODUCT_MATERIALS].map((m) => {
-            const id = `${idPrefix}-material-${m ?? 'all'}`;
             const checked = filters.material === m;
             return (
               <li key={m ?? 'all'}>
-                <input
-                  type="radio"
-                  id={id}
-                  name={`${idPrefix}-material`}
-                  className="peer sr-only"
-                  checked={checked}
-                  onChange={() => onChange({ material: m })}
-                />
-                <label
-                  htmlFor={id}
+                <Link
+                  to={hrefFor({ material: m })}
+                  replace={replace}
+                  aria-current={checked ? 'true' : undefined}
                   className={cn(
-                    'flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm',
-                    'peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600',
+                    'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm',
+                    'focus-visible:outline-2 focus-visible:outline-brand-600',
                     checked ? 'bg-brand-50 font-semibold text-brand-800' : 'text-ink hover:bg-stone-100',
                   )}
                 >
@@ -95,12 +100,12 @@ export function FilterPanel({
                   <span className="first-letter:uppercase">
                     {m ? t(`catalog.materials.${m}`) : t('catalog.filters.allMaterials')}
                   </span>
-                </label>
+                </Link>
               </li>
             );
           })}
         </ul>
-      </fieldset>
+      </div>
       <div ref={priceRef}>
         {priceShown ? (
           <Suspense fallback={<Skeleton className="h-20 w-full" />}>

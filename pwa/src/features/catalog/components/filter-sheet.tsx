@@ -16,12 +16,14 @@ export default function FilterSheet({
   onOpenChange,
   filters,
   onChange,
+  hrefFor,
   resultCount,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   filters: MarketplaceFilters;
   onChange: (change: FilterChange) => void;
+  hrefFor: (change: FilterChange) => string;
   resultCount: number | undefined;
 }) {
   const { t } = useTranslation();
@@ -34,7 +36,7 @@ export default function FilterSheet({
         </div>
         <SheetDescription className="sr-only">{t('catalog.filters.description')}</SheetDescription>
         <div className="flex-1 overflow-y-auto px-4 py-4">
-          <FilterPanel filters={filters} onChange={onChange} idPrefix="sheet" />
+          <FilterPanel filters={filters} onChange={onChange} hrefFor={hrefFor} replace idPrefix="sheet" />
         </div>
         <div className="border-t border-stone-200 p-4">
           <Button className="w-full" onClick={() => onOpenChange(false)}>

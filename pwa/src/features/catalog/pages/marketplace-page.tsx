@@ -4,8 +4,10 @@ import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS, SORT_OPTIONS, type SortOption } from '../../../../../api/contract/constants';
-import { Button } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { pressOnSpace } from '../../../lib/link-button';
 import { translateMessage } from '../../../lib/i18n';
 import { useAdoptValueOnMount } from '../../../lib/pre-hydration';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -55,6 +57,7 @@ export default function MarketplacePage() {
   );
 
   const onFilterChange = (change: FilterChange) => go(change);
+  const filterHref = (change: FilterChange) => href(withFilters(filters, change));
   const onPick = (s: Suggestion) => {
     if (s.kind === 'category') go({ category: s.id, query: '' });
     else if (s.kind === 'seller') navigate(storePath({ urlSlug: s.urlSlug, sellerId: s.id }));
@@ -86,14 +89,19 @@ export default function MarketplacePage() {
         current={filters.category}
         hrefFor={(category) => href(withFilters(filters, { category }))}
       />
-      <div className="mt-4 flex gap-8">
+      <div className="mt-4 flex flex-col gap-8 md:flex-row">
         {/* Phones (up to 767 px) get the Filters button and sheet instead; CSS decides, so the page the
-            server rendered is the page every screen hydrates. */}
-        <aside aria-labelledby="filters-heading" className="hidden w-60 shrink-0 md:block">
+            server rendered is the page every screen hydrates. Before the app has started, the Filters button
+            is a link to this panel (#filters), which then shows on a phone too. */}
+        <aside
+          id="filters"
+          aria-labelledby="filters-heading"
+          className="hidden w-full shrink-0 target:block md:block md:w-60"
+        >
           <h2 id="filters-heading" className="mb-4 text-lg font-semibold text-ink">
             {t('catalog.filters.title')}
           </h2>
-          <FilterPanel filters={filters} onChange={onFilterChange} idPrefix="side" />
+          <FilterPanel filters={filters} onChange={onFilterChange} hrefFor={filterHref} idPrefix="side" />
         </aside>
         <section ref={resultsRef} aria-labelledby="results-heading" className="min-w-0 flex-1 scroll-mt-20">
           <h2 id="results-heading" className="sr-only">
@@ -103,17 +111,22 @@ export default function MarketplacePage() {
             <p className="mr-auto text-sm text-muted" aria-live="polite">
               {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
             </p>
-            <Button
-              variant="outline"
-              onClick={() => setSheetOpen(true)}
+            <a
+              href="#filters"
+              role="button"
+              onClick={(e) => {
+                e.preventDefault();
+                setSheetOpen(true);
+              }}
+              onKeyDown={pressOnSpace}
               aria-haspopup="dialog"
-              className="md:hidden"
+              className={cn(buttonClasses('outline'), 'md:hidden')}
             >
               <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
               {activeFilterCount > 0
                 ? t('catalog.filters.buttonCount', { count: activeFilterCount })
                 : t('catalog.filters.title')}
-            </Button>
+            </a>
             {/* On a phone the sort takes its own row and the select shrinks to it (long Tamil option names). */}
             <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
               <label htmlFor={sortId} className="shrink-0 text-sm font-medium text-ink">
@@ -171,6 +184,7 @@ export default function MarketplacePage() {
             onOpenChange={setSheetOpen}
             filters={filters}
             onChange={onFilterChange}
+            hrefFor={filterHref}
             resultCount={data?.pagination.totalProducts}
           />
         </Suspense>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Banknote, CreditCard, Smartphone, Trash2 } from 'lucide-react';
+import { Banknote, CreditCard, Landmark, Smartphone, Trash2 } from 'lucide-react';
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
@@ -7,7 +7,10 @@ import { toast } from 'sonner';
 import type { User } from '../../../../../api/contract/accounts';
 import type { Cart, CartItem } from '../../../../../api/contract/cart';
 import { CheckoutSchema, type CheckoutData } from '../../../../../api/contract/checkout';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../../../../api/contract/constants';
+import { isOnlinePayment, type PaymentMethod } from '../../../../../api/contract/constants';
+import { API_ROUTES } from '../../../../../api/contract/routes';
+import { api } from '../../../lib/api-client';
+import { payOnline } from '../../../lib/pay-online';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { InputField, TextareaField } from '../../../components/ui/field';
@@ -24,13 +27,26 @@ import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/f
 import { newIdempotencyKey, useCheckoutMutation, useRemoveUnavailableMutation } from '../api';
 
 type TextField = 'customerName' | 'customerPhone' | 'shippingAddress' | 'city' | 'state' | 'pinCode';
-type Values = Record<TextField, string> & { paymentMethod: PaymentMethod };
+type Values = Record<TextField, string> & {
+  paymentMethod: PaymentMethod | null;
+  buyerPan: string;
+  buyerGstin: string;
+};
+type ErrorField = TextField | 'paymentMethod' | 'buyerPan' | 'buyerGstin';
 
 const PAYMENT_ICONS: Record<PaymentMethod, ReactNode> = {
-  credit_card: <CreditCard aria-hidden="true" className="h-5 w-5" />,
-  google_pay: <Smartphone aria-hidden="true" className="h-5 w-5" />,
+  upi: <Smartphone aria-hidden="true" className="h-5 w-5" />,
+  card: <CreditCard aria-hidden="true" className="h-5 w-5" />,
+  netbanking: <Landmark aria-hidden="true" className="h-5 w-5" />,
   cash_on_delivery: <Banknote aria-hidden="true" className="h-5 w-5" />,
 };
+
+/** The payment methods that work for this cart (docs/product-rules.md "Payments"): UPI first. */
+const paymentOptionsQuery = (cartSignature: string) => ({
+  queryKey: ['payments', 'options', cartSignature],
+  queryFn: () => api.call(API_ROUTES.paymentOptions, undefined),
+  staleTime: 0,
+});
 
 /**
  * /checkout (docs/product-rules.md §2): visitors go to the customer login and come back, other roles go home, an empty cart
@@ -96,9 +112,20 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
     city: '',
     state: '',
     pinCode: '',
-    paymentMethod: 'credit_card',
+    paymentMethod: null,
+    buyerPan: '',
+    buyerGstin: '',
   }));
-  const [errors, setErrors] = useState<FieldErrors<TextField | 'paymentMethod'>>({});
+  const [errors, setErrors] = useState<FieldErrors<ErrorField>>({});
+  const [paying, setPaying] = useState(false);
+  const cartSignature = cart.items.map((i) => `${i.productId}:${i.quantity}`).join(',');
+  const options = useQuery(paymentOptionsQuery(cartSignature));
+  const methods = options.data?.methods ?? [];
+  // The chosen method while it still works for this cart, else the default (UPI).
+  const method =
+    values.paymentMethod && methods.includes(values.paymentMethod)
+      ? values.paymentMethod
+      : (options.data?.defaultMethod ?? null);
   const unavailable = cart.items.filter((i) => !i.available);
 
   const setValue = (field: TextField, value: string) => {
@@ -115,7 +142,11 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (checkout.isPending || unavailable.length > 0) return;
-    const parsed = CheckoutSchema.safeParse(values);
+    const parsed = CheckoutSchema.safeParse({
+      ...values,
+      paymentMethod: method ?? undefined,
+      buyerPan: options.data?.panRequired ? values.buyerPan : '',
+    });
     if (!parsed.success) {
       setErrors(zodFieldErrors(parsed.error));
       focusFirstError();
@@ -131,16 +162,33 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
     checkout.mutate(
       { input, idempotencyKey: attempt.current.key },
       {
-        onSuccess: () => {
+        onSuccess: async (placed) => {
           attempt.current = null;
           onPlaced();
           toast.success(t('messages.checkout.success'));
           void queryClient.invalidateQueries({ queryKey: cartKey });
+          const first = placed.orders[0];
+          if (!isOnlinePayment(input.paymentMethod) || !first) {
+            void queryClient.invalidateQueries({ queryKey: ['orders'] });
+            navigate('/orders');
+            return;
+          }
+          // Paid online: Checkout opens now; whatever happens, the order page says where the payment stands.
+          let outcome: Awaited<ReturnType<typeof payOnline>> | undefined;
+          if (placed.payment) {
+            setPaying(true);
+            outcome = await payOnline(placed.payment, first.seller.shopName ?? 'Nagai').catch(
+              () => undefined,
+            );
+            setPaying(false);
+          }
+          if (outcome?.kind === 'paid') toast.success(t('orders.payment.paid'));
+          else toast.error(t('checkout.payFailed'));
           void queryClient.invalidateQueries({ queryKey: ['orders'] });
-          navigate('/orders');
+          navigate(placed.orders.length === 1 ? `/orders/${first.id}` : '/orders');
         },
         onError: (err) => {
-          const fields = apiFieldErrors<TextField | 'paymentMethod'>(err);
+          const fields = apiFieldErrors<ErrorField>(err);
           if (Object.keys(fields).length > 0) {
             setErrors(fields);
             focusFirstError();
@@ -199,6 +247,22 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
             {text('city', { autoComplete: 'address-level2' })}
             {text('state', { autoComplete: 'address-level1' })}
             {text('pinCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
+            {/* The buyer's GSTIN, for a business purchase: printed on the tax invoice (optional). */}
+            <InputField
+              label={t('checkout.gstinLabel')}
+              hint={t('checkout.gstinHint')}
+              error={errors.buyerGstin}
+              name="buyerGstin"
+              value={values.buyerGstin}
+              onChange={(e) => {
+                setValues((v) => ({ ...v, buyerGstin: e.target.value.toUpperCase() }));
+                setErrors((er) => ({ ...er, buyerGstin: undefined }));
+              }}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={15}
+            />
           </CardContent>
         </Card>
 
@@ -209,46 +273,85 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
           <CardContent>
             <fieldset>
               <legend className="sr-only">{t('checkout.paymentTitle')}</legend>
+              {options.data?.testMode && (
+                <p className="mb-3 inline-block rounded bg-sky-100 px-2 py-1 text-sm font-semibold text-sky-900">
+                  {t('checkout.testPayments')}
+                </p>
+              )}
               <div className="grid gap-3">
-                {PAYMENT_METHODS.map((method) => (
+                {methods.map((m) => (
                   <label
-                    key={method}
+                    key={m}
                     className={cn(
                       'flex cursor-pointer items-center gap-3 rounded-lg border p-3 text-ink',
                       'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600',
-                      values.paymentMethod === method
-                        ? 'border-brand-700 bg-brand-50'
-                        : 'border-stone-300 hover:bg-stone-50',
+                      method === m ? 'border-brand-700 bg-brand-50' : 'border-stone-300 hover:bg-stone-50',
                     )}
                   >
                     <input
                       type="radio"
                       name="paymentMethod"
-                      value={method}
-                      checked={values.paymentMethod === method}
-                      onChange={() => setValues((v) => ({ ...v, paymentMethod: method }))}
+                      value={m}
+                      checked={method === m}
+                      onChange={() => setValues((v) => ({ ...v, paymentMethod: m }))}
                       className="h-4 w-4 accent-brand-700"
                     />
-                    {PAYMENT_ICONS[method]}
-                    <span className="font-medium">{t(`checkout.payment.${method}`)}</span>
+                    {PAYMENT_ICONS[m]}
+                    <span className="font-medium">{t(`checkout.payment.${m}`)}</span>
                   </label>
                 ))}
               </div>
             </fieldset>
-            <p
-              className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
-              aria-live="polite"
-              data-testid="payment-note"
-            >
-              {values.paymentMethod === 'cash_on_delivery'
-                ? t('checkout.paymentNote.cash_on_delivery')
-                : t('checkout.paymentNote.online')}
-            </p>
+            {options.data?.cashUnavailable && (
+              <p className="mt-3 text-sm text-muted" data-testid="cash-unavailable">
+                {translateMessage(options.data.cashUnavailable)}
+              </p>
+            )}
+            {errors.paymentMethod && (
+              <p role="alert" className="mt-3 text-sm font-medium text-red-800">
+                {errors.paymentMethod}
+              </p>
+            )}
+            {method && (
+              <p
+                className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+                aria-live="polite"
+                data-testid="payment-note"
+              >
+                {method === 'cash_on_delivery'
+                  ? t('checkout.paymentNote.cash_on_delivery')
+                  : t('checkout.paymentNote.online')}
+              </p>
+            )}
+            {options.data?.panRequired && (
+              <div className="mt-4">
+                <InputField
+                  label={t('checkout.panLabel')}
+                  hint={t('checkout.panHint')}
+                  error={errors.buyerPan}
+                  name="buyerPan"
+                  value={values.buyerPan}
+                  onChange={(e) => {
+                    setValues((v) => ({ ...v, buyerPan: e.target.value.toUpperCase() }));
+                    setErrors((er) => ({ ...er, buyerPan: undefined }));
+                  }}
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  maxLength={10}
+                  required
+                  aria-required="true"
+                />
+              </div>
+            )}
           </CardContent>
         </Card>
       </div>
 
-      <OrderSummary cart={cart} submitting={checkout.isPending} blocked={unavailable.length > 0} />
+      <OrderSummary
+        cart={cart}
+        submitting={checkout.isPending || paying}
+        blocked={unavailable.length > 0 || !method}
+      />
     </form>
   );
 }

@@ -88,11 +88,23 @@ function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
           <h3 className="font-semibold text-ink">{t('orders.gstInvoice.billedTo')}</h3>
           <p className="text-ink">{inv.buyer.name}</p>
           <p className="text-muted">{inv.buyer.address}</p>
-          {inv.buyer.gstin && <p>{t('orders.gstInvoice.buyerGstin', { gstin: inv.buyer.gstin })}</p>}
+          {inv.buyer.gstin && (
+            <p data-testid="gst-buyer-gstin">
+              {t('orders.gstInvoice.buyerGstin', { gstin: inv.buyer.gstin })}
+            </p>
+          )}
+          {inv.buyer.panMasked && (
+            <p data-testid="gst-buyer-pan">{t('orders.payment.pan', { pan: inv.buyer.panMasked })}</p>
+          )}
           <p data-testid="gst-place">{t('orders.gstInvoice.placeOfSupply', { place: inv.placeOfSupply })}</p>
         </div>
       </div>
-      <div className="mt-3 overflow-x-auto">
+      <div
+        className="mt-3 overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label={t('orders.gstInvoice.caption')}
+      >
         <table className="w-full min-w-[36rem] text-left">
           <caption className="sr-only">{t('orders.gstInvoice.caption')}</caption>
           <thead>

@@ -14,6 +14,7 @@ import { sessionQuery } from '../../../lib/session';
 import { orderQueries } from '../api';
 import { formatOrderDate } from '../components/format-date';
 import { PaymentLine } from '../components/order-states';
+import { PaymentPanel } from '../components/payment-panel';
 import { GstInvoice, InvoicePdfLink } from '../components/gst-invoice';
 import { GivenRating, RatingForm } from '../components/rating';
 import { StatusBadge } from '../components/status-badge';
@@ -125,6 +126,7 @@ function Invoice({ order }: { order: Order }) {
           <p className="text-muted">
             <PaymentLine method={order.paymentMethod} status={order.paymentStatus} />
           </p>
+          <PaymentPanel order={order} />
         </div>
       </div>
 
@@ -160,7 +162,13 @@ function Invoice({ order }: { order: Order }) {
         </section>
       </div>
 
-      <div className="overflow-x-auto py-4">
+      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      <div
+        className="overflow-x-auto py-4"
+        tabIndex={0}
+        role="region"
+        aria-label={t('orders.invoice.itemsCaption')}
+      >
         <table className="w-full min-w-[32rem] text-left text-sm">
           <caption className="sr-only">{t('orders.invoice.itemsCaption')}</caption>
           <thead>

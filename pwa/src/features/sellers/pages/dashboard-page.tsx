@@ -16,6 +16,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sessionQuery } from '../../../lib/session';
 import { DASHBOARD_PRODUCTS_LIMIT, sellerQueries } from '../api';
 import { ApprovalBanner } from '../components/approval-banner';
+import { LedgerCard } from '../components/ledger-card';
 import { RatesCard } from '../components/rates-card';
 import { TaxSettingsCard } from '../components/tax-settings-card';
 import { ErrorCard, SellerPageSkeleton } from '../components/page-states';
@@ -199,6 +200,8 @@ function Dashboard({ user, profile }: { user: User; profile: SellerProfile }) {
           </CardContent>
         </Card>
       </div>
+
+      {user.role === 'seller' && <LedgerCard />}
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <RatesCard />
