@@ -17,6 +17,7 @@ import * as m0015 from './migrations/0015_shop_hours';
 import * as m0016 from './migrations/0016_payments';
 import * as m0017 from './migrations/0017_appointments';
 import * as m0018 from './migrations/0018_image_placeholders';
+import * as m0019 from './migrations/0019_product_certificates';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0016_payments': m0016,
   '0017_appointments': m0017,
   '0018_image_placeholders': m0018,
+  '0019_product_certificates': m0019,
 };
 
 const source: Knex.MigrationSource<string> = {

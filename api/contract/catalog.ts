@@ -285,7 +285,7 @@ export interface Product {
   /** BIS hallmark unique ID (6 letters and digits). */
   huid: string | null;
   /** A diamond or gemstone certificate. */
-  certificate: { lab: string; number: string } | null;
+  certificate: { lab: string; number: string; fileUrl: string | null } | null;
 }
 
 /** Pagination of a product listing (docs/product-rules.md §3). */

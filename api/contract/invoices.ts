@@ -31,6 +31,9 @@ export const PRICING_MESSAGES = {
   huidInvalid: 'HUID must be 6 letters and digits (for example AB12CD).',
   huidRequired: 'Gold jewellery of 2 g or more must carry its 6-character HUID (BIS hallmark).',
   certificateIncomplete: 'A certificate needs both the lab and the certificate number.',
+  certificateFileInvalid:
+    'The certificate file must be a PDF or an image (PNG, JPEG or WebP) of at most 5 MB.',
+  certificateFileWithoutNumber: 'Add the lab and the certificate number with the certificate file.',
   legalNameInvalid: 'Legal name must be 2 to 200 characters.',
   gstinInvalid:
     'Invalid GSTIN: 15 characters, starting with a valid state code (for example 33ABCDE1234F1Z5).',

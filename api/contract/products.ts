@@ -59,6 +59,20 @@ export function isAcceptableImageSource(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && IMAGE_PATH_PATTERN.test(url.pathname);
 }
 
+/** Largest certificate file (a lab's PDF or a photo of the paper). */
+export const MAX_CERTIFICATE_BYTES = 5 * 1024 * 1024;
+const CERTIFICATE_DATA_URI = /^data:(application\/pdf|image\/(png|jpeg|jpg|webp));base64,[A-Za-z0-9+/=\s]+$/i;
+
+/**
+ * A certificate file as the product form sends it: a data URI of a PDF or an image (the server checks the
+ * bytes), or the product's own stored certificate (its /media/ path, kept as it is).
+ */
+export function isAcceptableCertificateSource(value: string): boolean {
+  if (/^\/media\/[0-9a-f]{32}-(certificate\.pdf|detail\.webp)$/.test(value)) return true;
+  // base64 is 4/3 of the bytes
+  return CERTIFICATE_DATA_URI.test(value) && value.length <= Math.ceil((MAX_CERTIFICATE_BYTES * 4) / 3) + 64;
+}
+
 /** An image the product already has, as the API returned it (a /media/ rendition path). */
 export const isStoredImagePath = (value: string) => /^\/media\/[A-Za-z0-9._-]+$/.test(value);
 
@@ -179,6 +193,13 @@ const productFields = {
   ),
   certificateLab: optional(shortText),
   certificateNumber: optional(shortText),
+  /** A PDF or image of the certificate (data URI), or null to remove it. */
+  certificateFile: optional(
+    z
+      .string({ error: PRICING_MESSAGES.certificateFileInvalid })
+      .trim()
+      .refine(isAcceptableCertificateSource, PRICING_MESSAGES.certificateFileInvalid),
+  ),
 };
 
 type PricingFields = {
@@ -192,6 +213,7 @@ type PricingFields = {
   makingValue?: string | null;
   certificateLab?: string | null;
   certificateNumber?: string | null;
+  certificateFile?: string | null;
 };
 
 /**
@@ -226,6 +248,10 @@ export function pricingIssues(p: PricingFields, creating: boolean): { path: stri
     (p.certificateLab !== undefined || p.certificateNumber !== undefined)
   ) {
     out.push({ path: 'certificateNumber', message: PRICING_MESSAGES.certificateIncomplete });
+  }
+  // A file belongs to a certificate: on create both come together (an update is checked on the stored product).
+  if (creating && p.certificateFile && !(p.certificateLab && p.certificateNumber)) {
+    out.push({ path: 'certificateFile', message: PRICING_MESSAGES.certificateFileWithoutNumber });
   }
   return out;
 }
@@ -294,6 +320,7 @@ export const ProductUpdateSchema = strictObject({
   huid: productFields.huid,
   certificateLab: productFields.certificateLab,
   certificateNumber: productFields.certificateNumber,
+  certificateFile: productFields.certificateFile,
   images: images(true).optional(),
 }).superRefine((p, ctx) => {
   for (const issue of pricingIssues(p, false))

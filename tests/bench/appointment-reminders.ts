@@ -244,7 +244,7 @@ async function main() {
 
 Command: \`npm run bench:reminders\` (${RUNS} runs), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores shared by the database, both server processes and the push double; load average ${fmt(l1, 1)} ${fmt(l2, 1)}.
 
-${count(COUNT)} booked appointments, each with its own shop, whose 15-minute reminders fall due at the same instant. ${PROCESSES} production server processes poll one PostgreSQL database's job table (every 5 s, batches of 500 claimed with \`for update skip locked\`); each reminder is written to the event log and pushed to the customer and to the jeweller: ${count(COUNT * 2)} pushes (VAPID-signed, aes128gcm-encrypted, one TLS connection each) to the local push-service double, which verifies and decrypts each and counts it per subscription.
+${count(COUNT)} booked appointments, each with its own shop, whose 15-minute reminders fall due at the same instant. ${PROCESSES} production server processes poll one PostgreSQL database's job table (every 5 s, batches of 500 claimed with \`for update skip locked\`); each reminder is written to the event log and pushed to the customer and to the jeweller: ${count(COUNT * 2)} pushes (VAPID-signed, aes128gcm-encrypted, over https) to the local push-service double, which verifies and decrypts each and counts it per subscription.
 
 | | ${results.map((_, i) => `run ${i + 1}`).join(' | ')} | range |
 | --- | ${results.map(() => '---:').join(' | ')} | ---: |

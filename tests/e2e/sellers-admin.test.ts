@@ -140,7 +140,8 @@ describe('running a shop', () => {
     await sheet.getByLabel('Price (₹)').fill('4500');
     await sheet.getByLabel('Category').selectOption('earrings');
     await sheet.getByLabel('Material').selectOption('gold');
-    await sheet.locator('input[type="file"]').setInputFiles({
+    // The images' input (the certificate file has one of its own).
+    await sheet.locator('input[type="file"][multiple]').setInputFiles({
       name: 'jhumka.png',
       mimeType: 'image/png',
       buffer: png,

@@ -49,6 +49,7 @@ export interface ProductRow {
   huid?: string | null;
   certificate_lab?: string | null;
   certificate_number?: string | null;
+  certificate_url?: string | null;
   shop_name: string;
   url_slug: string | null;
   video_call_enabled: boolean;
@@ -90,6 +91,7 @@ export function presentPricing(
     | 'huid'
     | 'certificate_lab'
     | 'certificate_number'
+    | 'certificate_url'
   >,
 ): Pick<Product, 'rateLinked' | 'huid' | 'certificate'> {
   const rateLinked =
@@ -114,7 +116,7 @@ export function presentPricing(
     huid: row.huid ?? null,
     certificate:
       row.certificate_lab && row.certificate_number
-        ? { lab: row.certificate_lab, number: row.certificate_number }
+        ? { lab: row.certificate_lab, number: row.certificate_number, fileUrl: row.certificate_url ?? null }
         : null,
   };
 }

@@ -4,7 +4,7 @@ import { rawEndpoint } from '../../http/endpoint';
 import { notFound } from '../../http/errors';
 import { deriveVariant, findMedia, mediaExists } from './service';
 
-const KEY = /^[A-Za-z0-9_-]{1,80}\.(webp|avif|png|jpg|gif)$/;
+const KEY = /^[A-Za-z0-9_-]{1,80}\.(webp|avif|png|jpg|gif|pdf)$/;
 
 // Media bytes are user-supplied: they must never be run as a document or script, nor sniffed as one.
 function lockDown(ctx: AppContext): void {
@@ -37,6 +37,9 @@ export const mediaFeature: Feature = (router) => {
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+    // A certificate PDF downloads: a sandboxed document is no place for the browser's PDF viewer.
+    if (media.contentType === 'application/pdf')
+      ctx.set('Content-Disposition', 'attachment; filename="certificate.pdf"');
     ctx.type = media.contentType;
     ctx.body = media.data;
   });

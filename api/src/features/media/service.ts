@@ -15,7 +15,9 @@ import {
   type MediaVariantFormat,
   type StoredImage,
 } from '../../../contract/media';
-import { badRequest } from '../../http/errors';
+import { PRICING_MESSAGES } from '../../../contract/invoices';
+import { MAX_CERTIFICATE_BYTES } from '../../../contract/products';
+import { AppError, badRequest } from '../../http/errors';
 
 /** Largest original we accept, from a data URI, a URL or raw bytes. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -405,6 +407,37 @@ export async function deriveVariant(db: Knex, key: string): Promise<MediaObject 
     .onConflict('key')
     .ignore();
   return { key, contentType, data };
+}
+
+/**
+ * Stores a certificate file (docs/product-rules.md §10): a PDF as it came (its bytes must be a PDF), an image
+ * as an image's detail rendition. Returns its /media/ path.
+ */
+export async function storeCertificate(db: Knex, dataUri: string): Promise<string> {
+  const m = /^data:([a-z/]+);base64,([A-Za-z0-9+/=\s]+)$/i.exec(dataUri.trim());
+  const refused = () => badRequest(PRICING_MESSAGES.certificateFileInvalid, 'invalid_certificate');
+  if (!m) throw refused();
+  if (m[1]!.toLowerCase() !== 'application/pdf') {
+    try {
+      return (await ingestImage(db, dataUri)).detailUrl;
+    } catch (err) {
+      if (err instanceof AppError && err.status === 400) throw refused();
+      throw err;
+    }
+  }
+  const bytes = Buffer.from(m[2]!, 'base64');
+  if (
+    bytes.length === 0 ||
+    bytes.length > MAX_CERTIFICATE_BYTES ||
+    bytes.subarray(0, 5).toString('latin1') !== '%PDF-'
+  )
+    throw refused();
+  const key = `${crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-certificate.pdf`;
+  await db('media')
+    .insert({ key, content_type: 'application/pdf', byte_size: bytes.length, data: bytes })
+    .onConflict('key')
+    .ignore();
+  return urlFor(key);
 }
 
 /** A stored media object, as served at /media/:key. */

@@ -195,6 +195,12 @@ export async function pushAppointmentNotice(
 }
 
 /**
+ * A batch's pushes may wait longer than a ring's for the push service's answer: a reminder is worth minutes,
+ * and under load a short timeout drops pushes the service would still have taken (a retry could send twice).
+ */
+const BATCH_PUSH_TIMEOUT_MS = 20_000;
+
+/**
  * Many appointment notices at once (a batch of the job table's reminders): one query finds the live
  * subscriptions of every recipient, and at most `concurrency` pushes are in flight, so a batch of thousands
  * holds no database connection while it sends.
@@ -225,7 +231,15 @@ export async function pushAppointmentNotices(
     while (next < sends.length) {
       const { sub, notice } = sends[next++];
       const payload: AppointmentPush = { type: 'appointment', ...notice, locale: sub.locale };
-      await sendOne(deps, vapid, sub, JSON.stringify(payload), appointmentPushOptions(notice), outcome);
+      await sendOne(
+        deps,
+        vapid,
+        sub,
+        JSON.stringify(payload),
+        appointmentPushOptions(notice),
+        outcome,
+        BATCH_PUSH_TIMEOUT_MS,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, sends.length) }, worker));
@@ -256,6 +270,7 @@ async function sendOne(
   payload: string,
   options: { TTL: number; urgency: 'high' | 'normal'; topic: string },
   outcome: PushOutcome,
+  timeoutMs = 5000,
 ): Promise<void> {
   try {
     await webpush.sendNotification(
@@ -264,7 +279,7 @@ async function sendOne(
       {
         vapidDetails: vapid,
         ...options,
-        timeout: 5000,
+        timeout: timeoutMs,
         agent: deps.pushAgent,
       },
     );

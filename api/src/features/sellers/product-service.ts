@@ -5,10 +5,11 @@ import {
   type ProductCreateInput,
   type ProductUpdateInput,
 } from '../../../contract/products';
+import { PRICING_MESSAGES } from '../../../contract/invoices';
 import { MEDIA_PATH_PREFIX } from '../../../contract/media';
 import type { SessionUser } from '../../http/context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
-import { ingestImage } from '../media/service';
+import { ingestImage, storeCertificate } from '../media/service';
 import { applyPricingRules } from '../pricing/service';
 import { findProfileByUser } from './service';
 
@@ -31,7 +32,7 @@ interface ImageRow {
   placeholder: string | null;
 }
 
-type ProductFields = Omit<ProductCreateInput, 'images'>;
+type ProductFields = Omit<ProductCreateInput, 'images' | 'certificateFile'>;
 
 /** The products column of each API field. */
 export const PRODUCT_COLUMNS: Record<keyof ProductFields, string> = {
@@ -181,6 +182,26 @@ async function discardUnusedMedia(db: Knex, keys: string[]): Promise<void> {
     .delete();
 }
 
+/**
+ * The certificate file to store: undefined leaves it, null removes it, the product's own stored path keeps it,
+ * a data URI is stored (counted against the upload limit like an image).
+ */
+async function resolveCertificate(
+  db: Knex,
+  value: string | null | undefined,
+  current: string | null,
+  opts: ProductImageOptions,
+): Promise<string | null | undefined> {
+  if (value === undefined || value === null) return value;
+  if (!value.startsWith('data:')) {
+    // A /media/ path the product does not have: it may be another shop's.
+    if (value !== current) throw badRequest(PRICING_MESSAGES.certificateFileInvalid, 'invalid_certificate');
+    return undefined;
+  }
+  await opts.beforeIngest?.();
+  return storeCertificate(db, value);
+}
+
 /** Runs a product mutation and cleans up the images it stored if it fails. */
 async function withImageCleanup<T>(db: Knex, run: (ingested: string[]) => Promise<T>): Promise<T> {
   const ingested: string[] = [];
@@ -205,14 +226,16 @@ export async function createProduct(
 ): Promise<number> {
   if (!(await findProfileByUser(db, user.id)))
     throw forbidden(PRODUCT_MESSAGES.profileRequired, 'seller_profile_required');
-  const { images, ...fields } = input;
+  const { images, certificateFile, ...fields } = input;
   return withImageCleanup(db, async (ingested) => {
     const stored = await resolveImages(db, images, [], opts, ingested);
+    const certificateUrl = await resolveCertificate(db, certificateFile, null, opts);
     return db.transaction(async (trx) => {
       const [row] = (await trx('products')
         .insert({
           seller_id: user.id,
           ...toColumns(fields),
+          ...(certificateUrl ? { certificate_url: certificateUrl } : {}),
           stock_quantity: fields.stockQuantity === undefined ? 1 : fields.stockQuantity,
           is_custom_made: fields.isCustomMade ?? false,
           created_at: now,
@@ -241,8 +264,9 @@ export async function updateProduct(
   now: Date,
   opts: ProductImageOptions,
 ): Promise<number> {
-  const { id, images, ...fields } = input;
-  const product = (await ownedProduct(db, user, id).first('id')) as { id: number } | undefined;
+  const { id, images, certificateFile, ...fields } = input;
+  const product = (await ownedProduct(db, user, id).first('id', 'certificate_url')) as
+    { id: number; certificate_url: string | null } | undefined;
   if (!product) throw productNotFound();
   await withImageCleanup(db, async (ingested) => {
     let stored: ImageRow[] | undefined;
@@ -261,12 +285,27 @@ export async function updateProduct(
         )) as ImageRow[];
       stored = await resolveImages(db, images, existing, opts, ingested);
     }
+    const certificateUrl = await resolveCertificate(db, certificateFile, product.certificate_url, opts);
     await db.transaction(async (trx) => {
       // Checked again inside the transaction: the product may have been deleted while images downloaded.
       const [row] = (await ownedProduct(trx, user, id)
-        .update({ ...toColumns(fields), updated_at: now })
-        .returning('id')) as { id: number }[];
+        .update({
+          ...toColumns(fields),
+          ...(certificateUrl !== undefined ? { certificate_url: certificateUrl } : {}),
+          updated_at: now,
+        })
+        .returning(['id', 'certificate_url', 'certificate_lab', 'certificate_number'])) as {
+        id: number;
+        certificate_url: string | null;
+        certificate_lab: string | null;
+        certificate_number: string | null;
+      }[];
       if (!row) throw productNotFound();
+      // A file belongs to a certificate: the stored product keeps the two together.
+      if (row.certificate_url && !(row.certificate_lab && row.certificate_number))
+        throw badRequest(PRICING_MESSAGES.certificateFileWithoutNumber, 'validation_failed', [
+          { path: 'certificateFile', message: PRICING_MESSAGES.certificateFileWithoutNumber },
+        ]);
       if (stored) await writeImages(trx, id, stored);
       const touchesHuid = HUID_FIELDS.some((f) => fields[f] !== undefined);
       await applyPricingRules(trx, id, now, touchesHuid);

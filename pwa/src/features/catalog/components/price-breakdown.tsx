@@ -104,6 +104,14 @@ export function HallmarkDetails({ product }: { product: Product }) {
             lab: product.certificate.lab,
             number: product.certificate.number,
           })}
+          {product.certificate.fileUrl && (
+            <>
+              {' '}
+              <a href={product.certificate.fileUrl} className="font-medium text-brand-700 underline">
+                {t('catalog.pricing.certificateFile')}
+              </a>
+            </>
+          )}
         </p>
       )}
     </section>

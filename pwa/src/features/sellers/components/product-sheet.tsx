@@ -1,14 +1,16 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { Product } from '../../../../../api/contract/catalog';
 import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../../../../api/contract/constants';
 import {
+  MAX_CERTIFICATE_BYTES,
   ProductCreateSchema,
   ProductUpdateSchema,
   type ProductCreateInput,
   type ProductUpdateInput,
 } from '../../../../../api/contract/products';
+import { PRICING_MESSAGES } from '../../../../../api/contract/invoices';
 import { ALL_PURITIES, METAL_PURITIES, METALS, type Metal } from '../../../../../api/contract/pricing';
 import { Button } from '../../../components/ui/button';
 import { Field, InputField, TextareaField } from '../../../components/ui/field';
@@ -61,12 +63,14 @@ const TEXT_FIELDS = [
   'certificateNumber',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
-type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade';
+type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade' | 'certificateFile';
 
 interface ProductValues extends Record<TextField, string> {
   images: string[];
   sizeAvailable: string[];
   isCustomMade: boolean;
+  /** The certificate's file: its stored path, a chosen file (data URI), or '' for none. */
+  certificateFile: string;
 }
 
 /** docs/product-rules.md §3: a new product defaults to price 0 and stock 1. */
@@ -79,6 +83,7 @@ const NEW_PRODUCT: ProductValues = {
   images: [],
   sizeAvailable: [],
   isCustomMade: false,
+  certificateFile: '',
 };
 
 function valuesOf(product: Product): ProductValues {
@@ -101,6 +106,7 @@ function valuesOf(product: Product): ProductValues {
   values.images = product.images.map((i) => i.url);
   values.sizeAvailable = [...product.sizeAvailable];
   values.isCustomMade = product.isCustomMade;
+  values.certificateFile = product.certificate?.fileUrl ?? '';
   return values;
 }
 
@@ -121,6 +127,7 @@ function createBody(values: ProductValues): Record<string, unknown> {
   body.images = values.images;
   if (values.sizeAvailable.length > 0) body.sizeAvailable = values.sizeAvailable;
   body.isCustomMade = values.isCustomMade;
+  if (values.certificateFile) body.certificateFile = values.certificateFile;
   return body;
 }
 
@@ -136,6 +143,7 @@ function updateBody(id: number, before: ProductValues, after: ProductValues): Re
   if (after.sizeAvailable.join('\n') !== before.sizeAvailable.join('\n'))
     body.sizeAvailable = after.sizeAvailable;
   if (after.isCustomMade !== before.isCustomMade) body.isCustomMade = after.isCustomMade;
+  if (after.certificateFile !== before.certificateFile) body.certificateFile = after.certificateFile || null;
   return body;
 }
 
@@ -391,6 +399,12 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
             {pricingText('huid', 'huid', undefined, t('seller.productPricing.huidHint'))}
             {pricingText('certificateLab', 'certificateLab')}
             {pricingText('certificateNumber', 'certificateNumber')}
+            <CertificateFileField
+              value={values.certificateFile}
+              error={errors.certificateFile}
+              onChange={(file) => set('certificateFile', file)}
+              onError={(message) => setErrors((e) => ({ ...e, certificateFile: message }))}
+            />
           </div>
         </fieldset>
 
@@ -490,5 +504,72 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
         </div>
       </div>
     </form>
+  );
+}
+
+/**
+ * The certificate's file (a lab's PDF or a photo), read in the browser as a data URI; the server checks the
+ * bytes and the size again (docs/product-rules.md §10).
+ */
+function CertificateFileField({
+  value,
+  error,
+  onChange,
+  onError,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (file: string) => void;
+  onError: (message: string) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const stored = value.startsWith('/media/');
+  return (
+    <div className="space-y-1 sm:col-span-2">
+      <label htmlFor={id} className="block text-sm font-medium text-ink">
+        {t('seller.productPricing.certificateFile')}
+      </label>
+      {value ? (
+        <p className="flex flex-wrap items-center gap-3 text-sm">
+          {stored ? (
+            <a href={value} className="text-brand-700 underline">
+              {t('seller.productPricing.certificateFileView')}
+            </a>
+          ) : (
+            <span>{t('seller.productPricing.certificateFileChosen')}</span>
+          )}
+          <Button type="button" variant="outline" size="sm" onClick={() => onChange('')}>
+            {t('seller.productPricing.certificateFileRemove')}
+          </Button>
+        </p>
+      ) : (
+        <input
+          id={id}
+          type="file"
+          accept="application/pdf,image/png,image/jpeg,image/webp"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="block w-full text-sm"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (!file) return;
+            if (file.size > MAX_CERTIFICATE_BYTES) {
+              onError(translateMessage(PRICING_MESSAGES.certificateFileInvalid));
+              e.target.value = '';
+              return;
+            }
+            const reader = new FileReader();
+            reader.onload = () => onChange(String(reader.result));
+            reader.readAsDataURL(file);
+          }}
+        />
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
