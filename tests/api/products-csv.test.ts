@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
@@ -13,6 +12,7 @@ import {
 } from '../../api/contract/products-csv';
 import { buildProduct, buildSeller, buildUser } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
+import { signIn } from './checkout-support';
 
 /** A shop's products as CSV (docs/product-rules.md "Products as CSV"). */
 let api: TestApi;
@@ -46,21 +46,9 @@ afterAll(async () => {
   await new Promise((resolve) => imageServer?.close(resolve));
 });
 
-async function signIn(user: { id: number }): Promise<ApiClient> {
-  const token = crypto.randomBytes(32).toString('base64url');
-  await api.db.knex('sessions').insert({
-    id: crypto.createHash('sha256').update(token).digest('base64url'),
-    user_id: user.id,
-    expires_at: new Date(Date.now() + 86_400_000),
-  });
-  const client = api.client();
-  client.cookies.set('nagai_session', token);
-  return client;
-}
-
 async function shop() {
   const seller = await buildSeller(api.db.knex);
-  const client = await signIn(seller);
+  const client = await signIn(api, seller);
   const made = await client.post<ProductMutationResponse>('/_api/products/create', {
     name: 'முத்து ஜிமிக்கி (Pearl jhumka)',
     description: 'Temple jhumkas with pearls, "antique" finish, 22K gold.',
@@ -137,7 +125,7 @@ describe('GET /_api/seller/products/export.csv', () => {
 
   it('is for sellers only', async () => {
     const customer = await buildUser(api.db.knex, { role: 'customer' });
-    expect((await exportCsv(await signIn(customer))).res.status).toBe(403);
+    expect((await exportCsv(await signIn(api, customer))).res.status).toBe(403);
     expect((await fetch(`${api.url}/_api/seller/products/export.csv`)).status).toBe(401);
   });
 });
@@ -275,7 +263,7 @@ describe('POST /_api/seller/products/import', () => {
 
   it('is for sellers only', async () => {
     const customer = await buildUser(api.db.knex, { role: 'customer' });
-    const res = await importCsv(await signIn(customer), 'name\nRing\n');
+    const res = await importCsv(await signIn(api, customer), 'name\nRing\n');
     expect(res.status).toBe(403);
   });
 });
