@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarDays, Plus, Trash2 } from 'lucide-react';
+import { CalendarDays, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -11,7 +11,7 @@ import {
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { WEEKDAYS, type HoursRange, type Weekday } from '../../../../../api/contract/shop-hours';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
+import { TimeRangeInputs } from './time-range-inputs';
 import { api, errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { scheduleQueries } from '../api';
@@ -146,30 +146,13 @@ function AppointmentSettingsForm({ data }: { data: Settings }) {
                 ))}
               </select>
               <div className="flex min-w-0 flex-1 items-center gap-1.5">
-                <Input
-                  type="time"
-                  aria-label={t('calls.schedule.hours.from')}
-                  value={b.from}
-                  onChange={(e) => update(i, { from: e.target.value })}
-                  className="min-w-0 flex-1"
+                <TimeRangeInputs
+                  from={b.from}
+                  to={b.to}
+                  onChange={(change) => update(i, change)}
+                  onRemove={() => setBreaks((all) => all.filter((_, j) => j !== i))}
+                  removeLabel={t('calls.appointments.settings.removeBreak')}
                 />
-                <span aria-hidden="true">–</span>
-                <Input
-                  type="time"
-                  aria-label={t('calls.schedule.hours.to')}
-                  value={b.to === '24:00' ? '00:00' : b.to}
-                  onChange={(e) => update(i, { to: e.target.value === '00:00' ? '24:00' : e.target.value })}
-                  className="min-w-0 flex-1"
-                />
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setBreaks((all) => all.filter((_, j) => j !== i))}
-                  aria-label={t('calls.appointments.settings.removeBreak')}
-                >
-                  <Trash2 aria-hidden="true" className="h-4 w-4" />
-                </Button>
               </div>
             </li>
           ))}

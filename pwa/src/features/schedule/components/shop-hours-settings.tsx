@@ -1,6 +1,6 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useQuery } from '@tanstack/react-query';
-import { Clock, Plus, Trash2 } from 'lucide-react';
+import { Clock, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -14,6 +14,7 @@ import {
 } from '../../../../../api/contract/shop-hours';
 import { CallStateBadge } from '../../../components/call-state-badge';
 import { Button } from '../../../components/ui/button';
+import { TimeRangeInputs } from './time-range-inputs';
 import { Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
@@ -145,30 +146,13 @@ function ShopHoursForm({ data }: { data: ShopHoursResponse }) {
               )}
               {ranges.map(([r, i]) => (
                 <div key={i} className="flex min-w-0 items-center gap-1.5">
-                  <Input
-                    type="time"
-                    aria-label={t('calls.schedule.hours.from')}
-                    value={r.from}
-                    onChange={(e) => update(i, { from: e.target.value })}
-                    className="min-w-0 flex-1"
+                  <TimeRangeInputs
+                    from={r.from}
+                    to={r.to}
+                    onChange={(change) => update(i, change)}
+                    onRemove={() => setHours((h) => h.filter((_, j) => j !== i))}
+                    removeLabel={t('calls.schedule.hours.removeRange')}
                   />
-                  <span aria-hidden="true">–</span>
-                  <Input
-                    type="time"
-                    aria-label={t('calls.schedule.hours.to')}
-                    value={r.to === '24:00' ? '00:00' : r.to}
-                    onChange={(e) => update(i, { to: e.target.value === '00:00' ? '24:00' : e.target.value })}
-                    className="min-w-0 flex-1"
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="sm"
-                    onClick={() => setHours((h) => h.filter((_, j) => j !== i))}
-                    aria-label={t('calls.schedule.hours.removeRange')}
-                  >
-                    <Trash2 aria-hidden="true" className="h-4 w-4" />
-                  </Button>
                 </div>
               ))}
             </li>
