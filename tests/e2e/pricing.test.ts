@@ -61,7 +61,8 @@ describe('rate-linked pricing on the product page (issue #25)', () => {
     await dashboard.goto('/seller/dashboard');
     const rates = dashboard.getByTestId('rates-card');
     await rates.getByRole('heading', { name: "Today's metal rates" }).waitFor();
-    expect(await rates.getByLabel('Gold 22K (₹ per gram)').inputValue()).toBe('6750.00');
+    // The card shows its inputs before the shop's rates have loaded into them.
+    await expect.poll(() => rates.getByLabel('Gold 22K (₹ per gram)').inputValue()).toBe('6750.00');
     const tax = dashboard.getByTestId('tax-settings-card');
     await tax.getByLabel('GSTIN').fill('29AABCL1234M1Z5');
     await tax.getByLabel('GST state').selectOption('33');
