@@ -173,4 +173,45 @@ describe('the first tap, before the app has started (6× slower CPU)', () => {
     await expectAccessible(page, 'filter sheet after a first tap');
     await context.close();
   });
+
+  it('a price range set before the app started filters the page, and the slider takes it over', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace?sortBy=price-asc&material=gold');
+    await page.getByRole('button', { name: 'Filters (1)' }).tap();
+    const panel = page.locator('aside#filters');
+    await panel.waitFor({ state: 'visible' });
+    // The server's price filter is a plain form: no slider needs the app.
+    const form = panel.getByRole('form', { name: 'Price range' });
+    await form.getByLabel('Minimum price').fill('20000');
+    await form.getByLabel('Maximum price').fill('200000');
+    await form.getByRole('button', { name: 'Apply price' }).tap();
+    await page.waitForURL((u) => u.searchParams.get('minPrice') === '20000', { waitUntil: 'commit' });
+    const url = new URL(page.url());
+    // The other filters are kept.
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      sortBy: 'price-asc',
+      material: 'gold',
+      minPrice: '20000',
+      maxPrice: '200000',
+    });
+    // The server rendered the filtered page: the cheapest piece shown is within the range.
+    const firstPrice = await page.locator('main article').first().getByText(/₹/).first().textContent();
+    const rupees = Number(firstPrice!.replace(/[^\d.]/g, ''));
+    expect(rupees).toBeGreaterThanOrEqual(20000);
+    expect(rupees).toBeLessThanOrEqual(200000);
+    await release();
+    await appReady(page);
+    // The app agrees: its sheet's slider stands at the range the form set.
+    await page.getByRole('button', { name: 'Filters (2)' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.waitFor();
+    const min = sheet.getByRole('slider', { name: 'Minimum price' });
+    await min.waitFor();
+    expect(await min.getAttribute('aria-valuenow')).toBe('20000');
+    expect(await sheet.getByRole('slider', { name: 'Maximum price' }).getAttribute('aria-valuenow')).toBe(
+      '200000',
+    );
+    await expectAccessible(page, 'filter sheet after a price set before the app');
+    await context.close();
+  });
 });

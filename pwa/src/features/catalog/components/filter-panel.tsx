@@ -2,10 +2,15 @@ import { lazy, startTransition, Suspense, useEffect, useRef, useState, type RefO
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PRODUCT_MATERIALS, type ProductMaterial } from '../../../../../api/contract/constants';
-import { Button } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { PRICE_MAX, PRICE_MIN, type MarketplaceFilters } from '../utils/marketplace-params';
+import {
+  PRICE_MAX,
+  PRICE_MIN,
+  PRICE_STEP,
+  toMarketplaceParams,
+  type MarketplaceFilters,
+} from '../utils/marketplace-params';
 
 // The slider (Radix) loads after the page's first paint, and only where the panel shows (not in the sidebar a
 // phone hides): it keeps the marketplace's first load small.
@@ -21,8 +26,15 @@ function useShown(ref: RefObject<HTMLElement | null>): boolean {
     const el = ref.current;
     if (!el || shown) return;
     const laidOut = () => el.getClientRects().length > 0;
-    // A transition: it never hurries the hydration of a server-rendered page.
-    const show = () => startTransition(() => setShown(true));
+    // A transition: it never hurries the hydration of a server-rendered page. The price form stays while the
+    // reader is in it (typing a price before the app started): the slider comes once they leave it.
+    const show = () => {
+      if (el.contains(document.activeElement)) {
+        el.addEventListener('focusout', () => setTimeout(show, 0), { once: true });
+        return;
+      }
+      startTransition(() => setShown(true));
+    };
     if (laidOut()) {
       show();
       return;
@@ -106,9 +118,9 @@ export function FilterPanel({
           })}
         </ul>
       </div>
-      <div ref={priceRef}>
+      <div ref={priceRef} className="min-h-20">
         {priceShown ? (
-          <Suspense fallback={<Skeleton className="h-20 w-full" />}>
+          <Suspense fallback={<PriceForm filters={filters} onChange={onChange} idPrefix={idPrefix} />}>
             <PriceRange
               min={filters.minPrice ?? PRICE_MIN}
               max={filters.maxPrice ?? PRICE_MAX}
@@ -116,18 +128,88 @@ export function FilterPanel({
             />
           </Suspense>
         ) : (
-          <Skeleton className="h-20 w-full" />
+          <PriceForm filters={filters} onChange={onChange} idPrefix={idPrefix} />
         )}
       </div>
       {hasFilters && (
-        <Button
-          variant="outline"
-          className="w-full"
-          onClick={() => onChange({ material: undefined, minPrice: undefined, maxPrice: undefined })}
+        <Link
+          to={hrefFor({ material: undefined, minPrice: undefined, maxPrice: undefined })}
+          replace={replace}
+          className={cn(buttonClasses('outline'), 'h-10 w-full px-4 text-sm')}
         >
           {t('catalog.filters.clear')}
-        </Button>
+        </Link>
       )}
     </div>
+  );
+}
+
+/** A bound typed into the price form, in whole rupees on the filter's steps; empty or unreadable is no bound. */
+function typedBound(raw: FormDataEntryValue | null): number | undefined {
+  const n = Number(String(raw ?? '').trim());
+  if (String(raw ?? '').trim() === '' || !Number.isFinite(n)) return undefined;
+  return Math.min(PRICE_MAX, Math.max(PRICE_MIN, Math.round(n / PRICE_STEP) * PRICE_STEP));
+}
+
+/**
+ * The price filter as a plain form (minimum and maximum in rupees): what the server renders, so a price can be
+ * set before the app has started (it submits to the marketplace's own URL with the other filters kept). Once
+ * the app runs, the slider takes its place; a form submitted in between goes through the app.
+ */
+function PriceForm({
+  filters,
+  onChange,
+  idPrefix,
+}: {
+  filters: MarketplaceFilters;
+  onChange: (change: FilterChange) => void;
+  idPrefix: string;
+}) {
+  const { t } = useTranslation();
+  const kept = [...toMarketplaceParams({ ...filters, page: 1, minPrice: undefined, maxPrice: undefined })];
+  const field = (which: 'min' | 'max', value: number | undefined) => (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={`${idPrefix}-${which}-price`} className="mb-1 block text-xs text-ink">
+        {t(`catalog.filters.${which}Price`)}
+      </label>
+      <input
+        id={`${idPrefix}-${which}-price`}
+        name={`${which}Price`}
+        type="number"
+        inputMode="numeric"
+        min={PRICE_MIN}
+        max={PRICE_MAX}
+        step={PRICE_STEP}
+        defaultValue={value}
+        placeholder={String(which === 'min' ? PRICE_MIN : PRICE_MAX)}
+        className="h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-2 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600"
+      />
+    </div>
+  );
+  return (
+    <form
+      method="get"
+      action="/marketplace"
+      aria-labelledby={`${idPrefix}-price-heading`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        onChange({ minPrice: typedBound(data.get('minPrice')), maxPrice: typedBound(data.get('maxPrice')) });
+      }}
+    >
+      <p id={`${idPrefix}-price-heading`} className="mb-2 text-sm font-semibold text-ink">
+        {t('catalog.filters.price')}
+      </p>
+      {kept.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className="flex gap-2">
+        {field('min', filters.minPrice)}
+        {field('max', filters.maxPrice)}
+      </div>
+      <button type="submit" className={cn(buttonClasses('outline'), 'mt-2 h-10 w-full px-3 text-sm')}>
+        {t('catalog.filters.applyPrice')}
+      </button>
+    </form>
   );
 }
