@@ -1,15 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
+import Koa, { type Context } from 'koa';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CALL_MESSAGES } from '../../api/contract/calls';
 import { CART_MESSAGES } from '../../api/contract/cart';
-import { BAD_INPUT_MESSAGE, errorMiddleware } from '../../api/src/http/errors';
+import { AppError, BAD_INPUT_MESSAGE, errorMiddleware } from '../../api/src/http/errors';
 import { INPUT_MESSAGES, MAX_BODY_DEPTH } from '../../api/src/http/input-guard';
+import { parseBody } from '../../api/src/http/validate';
 import { buildProduct } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
-import { clientAs, rawRequest, roleUsers } from './attack-support';
+import { apiEndpoints, clientAs, isErrorShape, rawRequest, roleUsers } from './attack-support';
 
 /** Each of these once answered 500: now a 400 with a message that says what is wrong. */
 let api: TestApi;
@@ -119,6 +121,95 @@ describe('deeply nested JSON', () => {
     // A signalling payload nested a little (as SDP and candidates are) still passes the guard.
     const ok = await rawRequest(api.url, 'POST', '/_api/call/signal', headers, deep(4));
     expect(ok.json).not.toMatchObject({ code: 'too_deep' });
+  });
+});
+
+describe("keys that shadow Object.prototype's members", () => {
+  const RESERVED = { error: INPUT_MESSAGES.reservedName, code: 'reserved_name' };
+  const headers = () => ({
+    Origin: api.url,
+    'Content-Type': 'application/json',
+    Cookie: seller.cookieHeader(),
+  });
+
+  it('are refused: the fuzzed body that once answered 500 (fast-check seed -1347184381)', async () => {
+    // `status` had an own `length` holding an object with an own `toString`: zod's length check compared it
+    // with a number, which threw a TypeError out of safeParse.
+    const res = await rawRequest(
+      api.url,
+      'POST',
+      '/_api/orders/update-status?orderId=2147483648&status=2',
+      headers(),
+      JSON.stringify({
+        orderId: 1,
+        valueOf: 990849105,
+        status: { length: [6.4e-323, { toString: 2.5e-323 }] },
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(RESERVED);
+  });
+
+  it('are refused with a 400 at any depth of the body on every POST route', async () => {
+    const posts = apiEndpoints(api).filter((e) => e.method === 'POST');
+    expect(posts.length).toBeGreaterThan(20);
+    for (const { path } of posts) {
+      for (const name of ['toString', 'valueOf', 'constructor', 'hasOwnProperty']) {
+        for (const body of [
+          { [name]: 1 },
+          { status: { [name]: 1, valueOf: 2 } },
+          { orderId: 1, status: { length: [1, { [name]: 1 }] } },
+          { callId: 1, payload: { sdp: 'v=0', nested: [{ [name]: 'x' }] } },
+        ]) {
+          const res = await rawRequest(api.url, 'POST', path, headers(), JSON.stringify(body));
+          expect({ path, body, status: res.status, json: res.json }).toEqual({
+            path,
+            body,
+            status: 400,
+            json: RESERVED,
+          });
+        }
+      }
+      // A "__proto__" key never gets this far: the JSON parser refuses it, also with a 400.
+      const proto = await rawRequest(
+        api.url,
+        'POST',
+        path,
+        headers(),
+        '{"status":{"__proto__":{"toString":1}}}',
+      );
+      expect(proto.status, path).toBe(400);
+      expect(isErrorShape(proto.json), path).toBe(true);
+    }
+  });
+
+  it('in the query string are plain text, never a 500', async () => {
+    // Koa parses `a[b]=1` as the key "a[b]", not as an object: query values are always strings.
+    const query = 'toString=1&valueOf=2&constructor=3&hasOwnProperty=4&status[toString]=1&orderId[length]=2';
+    for (const { method, path } of apiEndpoints(api)) {
+      const res = await rawRequest(
+        api.url,
+        method,
+        `${path}?${query}`,
+        headers(),
+        method === 'POST' ? '{}' : undefined,
+      );
+      expect(res.status, path).toBeLessThan(500);
+      if (res.status >= 400) expect(isErrorShape(res.json), path).toBe(true);
+    }
+  });
+
+  it('cannot make a validator throw past parseBody: a value it cannot read is a 400', () => {
+    const schema = z.object({ status: z.string().trim().min(1) });
+    const ctx = { path: '/_api/x', request: { body: { status: { length: [1, { toString: 1 }] } } } };
+    let caught: unknown;
+    try {
+      parseBody(ctx as unknown as Context, schema);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    expect(caught).toMatchObject({ status: 400, code: 'invalid_value', message: BAD_INPUT_MESSAGE });
   });
 });
 
