@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_CALL_STATUSES } from '../../api/contract/constants';
 import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
 
 /**
  * Selling inside the call, on two 360×640 phones: the customer (reading Tamil) calls about a piece, the
@@ -20,8 +21,36 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
+/** The phones a test opened and has not closed. */
+const phones = new Set<BrowserContext>();
+
+/**
+ * A test that stops midway leaves its call live, and closing a page does not end a call in progress (a reload
+ * rejoins it): the demo jeweller would stay busy, and the next test's call would be refused and never ring.
+ * Whatever call a test left live is ended here, then its phones are closed.
+ */
+afterEach(async () => {
+  for (const context of [...phones]) {
+    try {
+      const res = await context.request.get('/_api/calls/history');
+      const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
+      for (const call of calls.filter((c) => (LIVE_CALL_STATUSES as readonly string[]).includes(c.status))) {
+        await context.request.post('/_api/call/end', {
+          data: { callId: call.callId },
+          headers: { Origin: baseUrl() },
+        });
+      }
+    } catch {
+      // A context that is closing already: its calls were ended by the test or by the other phone's pass.
+    }
+    await context.close().catch(() => undefined);
+  }
+});
+
 async function phone(locale?: 'ta'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser, { mobile: true });
+  phones.add(context);
+  context.on('close', () => phones.delete(context));
   await context.grantPermissions(['camera', 'microphone']);
   if (locale) await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
   const page = await context.newPage();
@@ -164,20 +193,31 @@ describe('selling inside the call', () => {
     await second.getByTestId('held-note').waitFor();
     await remoteVideoPlays(customer.page);
 
-    // Chat both ways.
+    // Chat both ways. A message that could not leave comes back into the box; one that leaves empties it (the
+    // messages are looked for in the list: the box holds the same text while it is typed).
     await customer.page.getByRole('button', { name: T.selling.chat, exact: true }).click();
     const chat = customer.page.getByRole('dialog', { name: T.selling.chat });
-    await chat.getByRole('textbox', { name: T.selling.messageLabel }).fill('Is this one 22 carat?');
+    const box = chat.getByRole('textbox', { name: T.selling.messageLabel });
+    const messages = chat.getByTestId('chat-messages');
+    await customer.context.route('**/_api/call/message', (route) => route.abort('failed'), { times: 1 });
+    await box.fill('Is this one 22 carat?');
     await chat.getByRole('button', { name: T.selling.send }).click();
-    await chat.getByText('Is this one 22 carat?').waitFor();
+    await chat.getByRole('alert').waitFor();
+    await expect.poll(() => box.inputValue()).toBe('Is this one 22 carat?');
+    await chat.getByRole('button', { name: T.selling.send }).click();
+    await messages.getByText('Is this one 22 carat?').waitFor();
+    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => chat.getByRole('alert').count()).toBe(0);
     await expectAccessible(customer.page, 'chat (phone, Tamil)');
     await seller.page.getByRole('button', { name: 'Chat (1)' }).waitFor({ timeout: 5000 });
     await seller.page.getByRole('button', { name: 'Chat (1)' }).click();
     const sellerChat = seller.page.getByRole('dialog', { name: 'Chat' });
-    await sellerChat.getByText('Is this one 22 carat?').waitFor();
+    await sellerChat.getByTestId('chat-messages').getByText('Is this one 22 carat?').waitFor();
     await sellerChat.getByRole('textbox').fill('Yes, 22K with the BIS hallmark.');
     await sellerChat.getByRole('textbox').press('Enter');
-    await chat.getByText('Yes, 22K with the BIS hallmark.').waitFor({ timeout: 5000 });
+    await messages.getByText('Yes, 22K with the BIS hallmark.').waitFor({ timeout: 5000 });
+    await sellerChat.getByTestId('chat-messages').getByText('Yes, 22K with the BIS hallmark.').waitFor();
+    expect(await sellerChat.getByRole('textbox').inputValue()).toBe('');
     await chat.getByRole('button', { name: ta.common.close }).click();
 
     // The customer hangs up: both see the summary.
@@ -232,10 +272,14 @@ describe('selling inside the call', () => {
     const seller = await phone();
     await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
     await seller.page.goto('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
     const customer = await phone();
     await registerViaApi(customer.context, { displayName: `Ravi ${Math.random().toString(36).slice(2, 6)}` });
     await customer.page.goto(STORE);
     await customer.page.getByRole('button', { name: 'Video Call', exact: true }).click();
+    // The ring is timed from when the call is placed (the customer's app says so), not from the tap, which on a
+    // busy machine may come while the page is still starting; a refused call fails here, with its reason shown.
+    await customer.page.getByText('Call initiated successfully.').waitFor();
     const ringing = seller.page.getByRole('alertdialog');
     await ringing.waitFor({ timeout: 10_000 });
     await ringing.getByRole('button', { name: 'Accept' }).click();

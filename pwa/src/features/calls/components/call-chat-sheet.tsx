@@ -84,20 +84,28 @@ export function CallChatSheet({
     if (open && el) el.scrollTop = el.scrollHeight;
   }, [open, count]);
 
+  // Set at once (a state update shows only on the next render): a second Enter meanwhile sends nothing twice.
+  const sendingRef = useRef(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const value = text.trim();
-    if (!value || sending) return;
+    if (!value || sendingRef.current) return;
+    sendingRef.current = true;
     setSending(true);
     setError(null);
+    // The box empties as the message leaves, not when the server answers: the message itself comes back on
+    // the event stream ('item', to the sender too), often before the answer, and must not show in the list
+    // and in the box at once.
+    setText('');
     try {
       const res = await sellingApi.message(callId, value);
       onSent(res.items);
-      setText('');
     } catch (err) {
-      // The text stays in the box to send again.
+      // Not sent: the text goes back in the box to send again, ahead of anything typed since.
+      setText((typed) => (typed.trim() ? `${value}\n${typed}` : value));
       setError(translateMessage(errorMessage(err)));
     } finally {
+      sendingRef.current = false;
       setSending(false);
     }
   };
