@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatInr } from '../../api/contract/money';
 import { formatCategory, formatNumber, formatPrice, initials, parsePrice } from '../../pwa/src/lib/format';
 
 describe('formatPrice', () => {
@@ -36,6 +38,30 @@ describe('formatPrice', () => {
     expect(formatPrice(null, undefined, 'n/a')).toBe('n/a');
   });
 
+  it("writes any amount exactly as Intl's en-IN currency format would, without building it", () => {
+    const intl = (digits: 0 | 2) =>
+      new Intl.NumberFormat('en-IN', {
+        style: 'currency',
+        currency: 'INR',
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    const [whole, withPaise] = [intl(0), intl(2)];
+    fc.assert(
+      fc.property(
+        // Any amount up to ₹1 lakh crore, in paise (beyond that a double no longer holds every paisa).
+        fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: -1e13, max: 1e13 })),
+        (paise) => {
+          const expected = paise % 100 === 0 ? whole.format(paise / 100) : withPaise.format(paise / 100);
+          expect(formatInr(paise / 100)).toBe(expected);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(formatInr(-1234567.5)).toBe('-₹12,34,567.50');
+    expect(formatInr(12345678901234.25)).toBe('₹1,23,45,67,89,01,234.25');
+  });
+
   it('parses the decimal strings money arrives as', () => {
     expect(parsePrice(' 2500.75 ')).toBe(2500.75);
     expect(parsePrice('1e5')).toBeNull();
@@ -51,6 +77,8 @@ describe('other display helpers', () => {
 
   it('groups plain numbers the Indian way', () => {
     expect(formatNumber(250000)).toBe('2,50,000');
+    for (const n of [0, 7, 999, 1000, 99999, 100000, -1234567, 9007199254740991, 2.5])
+      expect(formatNumber(n), String(n)).toBe(new Intl.NumberFormat('en-IN').format(n));
   });
 
   it('takes the first two letters of the display name, uppercased, for avatar initials', () => {

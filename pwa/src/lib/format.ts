@@ -1,4 +1,4 @@
-import { formatInr } from '../../../api/contract/money';
+import { formatInr, groupIndian } from '../../../api/contract/money';
 
 /**
  * The price styles of earlier releases. They no longer change anything: every price in the app is written one way
@@ -38,6 +38,7 @@ export function formatPrice(value: unknown, styleOrNotAvailable?: string, notAva
 
 /** A plain number with Indian digit grouping: 100000 → 1,00,000. */
 export function formatNumber(value: number): string {
+  if (Number.isSafeInteger(value)) return `${value < 0 ? '-' : ''}${groupIndian(String(Math.abs(value)))}`;
   return new Intl.NumberFormat('en-IN').format(value);
 }
 
