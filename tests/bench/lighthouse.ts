@@ -72,10 +72,30 @@ async function stopChromium(c: { child: ChildProcess; dir: string }) {
     c.child.kill('SIGTERM');
     await new Promise((r) => c.child.once('exit', r));
   }
-  fs.rmSync(c.dir, { recursive: true, force: true });
+  // Chromium's helpers may still be writing to the profile for a moment after it exits: removing it is best
+  // effort (a profile left in the temporary directory does not touch the figures).
+  try {
+    fs.rmSync(c.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch {
+    /* left for the system's temporary-file cleanup */
+  }
 }
 
-async function once(url: string): Promise<Run> {
+type Method = 'simulate' | 'devtools';
+
+/** One run; Lighthouse's own trace errors (NO_NAVSTART and the like) are retried up to twice in a new browser. */
+async function once(url: string, method: Method = 'simulate'): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await onceAttempt(url, method);
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes('lighthouse:')) throw err;
+      console.log(`retrying after: ${String(err)}`);
+    }
+  }
+}
+
+async function onceAttempt(url: string, method: Method): Promise<Run> {
   const chromium = await startChromium();
   try {
     const loadavg = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -84,6 +104,7 @@ async function once(url: string): Promise<Run> {
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
+      throttlingMethod: method,
     });
     if (!result) throw new Error('lighthouse returned nothing');
     const { lhr } = result;
@@ -136,10 +157,18 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * 'simulate' is the preset's own method (Lighthouse's model replays the page's observed tasks 4× longer on a
+ * simulated slow-4G timeline); 'devtools' applies the same 4× CPU and network limits to Chromium while it loads.
+ * The budgets are judged on the preset's method; the applied run shows what a throttled browser really does.
+ */
+const METHODS = (process.env.BENCH_LIGHTHOUSE_METHODS ?? 'simulate,devtools').split(',') as Method[];
+
 const BUDGET = { score: 95, a11y: 100, lcp: 2000, tbt: 150, cls: 0.02 };
 
 interface PageResult {
   page: string;
+  method: Method;
   runs: Run[];
   m: { score: number; a11y: number; lcp: number; fcp: number; tbt: number; cls: number; si: number };
   pass: boolean;
@@ -158,7 +187,7 @@ function pageTable(r: PageResult): string {
   const ok = (v: boolean) => (v ? 'within' : '**over**');
   const flagged = [...new Set(r.runs.flatMap((x) => x.flagged))];
   const a11yFailed = [...new Set(r.runs.flatMap((x) => x.a11yFailed))];
-  return `### \`${r.page}\`
+  return `### \`${r.page}\`, ${r.method === 'simulate' ? 'simulated throttling (the preset)' : 'applied throttling (devtools)'}
 
 | run | performance | accessibility | LCP (ms) | FCP (ms) | TBT (ms) | CLS | Speed Index (ms) | load average (1/5/15 min) |
 |---|---:|---:|---:|---:|---:|---:|---:|---|
@@ -185,15 +214,15 @@ async function main() {
     const pages = process.env.BENCH_LIGHTHOUSE_PATH
       ? [process.env.BENCH_LIGHTHOUSE_PATH]
       : ['/', '/marketplace', await firstProductPath(server.url)];
-    for (const page of pages) {
+    for (const [method, page] of METHODS.flatMap((m) => pages.map((p) => [m, p] as const))) {
       // One unmeasured Lighthouse run, so the server's first-request work (query plans, the image widths a phone
       // asks for, derived once and kept) is not in run 1.
-      await once(`${server.url}${page}`);
+      await once(`${server.url}${page}`, method);
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const r = await once(`${server.url}${page}`);
+        const r = await once(`${server.url}${page}`, method);
         console.log(
-          `${page} run ${i + 1}: performance ${r.score}, accessibility ${r.a11y}, LCP ${r.lcp.toFixed(0)} ms, FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}, loadavg ${r.loadavg}; a11y failed: ${r.a11yFailed.join(', ') || 'nothing'}; flagged: ${r.flagged.join(', ') || 'nothing'}`,
+          `${page} (${method}) run ${i + 1}: performance ${r.score}, accessibility ${r.a11y}, LCP ${r.lcp.toFixed(0)} ms, FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}, loadavg ${r.loadavg}; a11y failed: ${r.a11yFailed.join(', ') || 'nothing'}; flagged: ${r.flagged.join(', ') || 'nothing'}`,
         );
         runs.push(r);
       }
@@ -212,7 +241,7 @@ async function main() {
         m.lcp <= BUDGET.lcp &&
         m.tbt <= BUDGET.tbt &&
         m.cls <= BUDGET.cls;
-      results.push({ page, runs, m, pass });
+      results.push({ page, method, runs, m, pass });
     }
   } finally {
     await server.stop();
@@ -225,12 +254,18 @@ factor, simulated slow 4G and 4× CPU slowdown), performance and accessibility c
 each in a fresh headless Debian Chromium (\`${CHROMIUM}\`), against the production server (compression, embedded
 database with the demo shops) on ${os.cpus().length} cores shared with other work (Lighthouse's benchmark index of this machine: ${Math.min(...results.flatMap((r) => r.runs.map((x) => x.benchmarkIndex))).toFixed(0)}–${Math.max(...results.flatMap((r) => r.runs.map((x) => x.benchmarkIndex))).toFixed(0)}); ${new Date().toISOString().slice(0, 10)}. One unmeasured run per page comes first.
 Budgets (issue #23, median of the runs): performance ≥ ${BUDGET.score}, accessibility ${BUDGET.a11y}, LCP ≤ ${BUDGET.lcp} ms,
-TBT ≤ ${BUDGET.tbt} ms, CLS ≤ ${BUDGET.cls}.
+TBT ≤ ${BUDGET.tbt} ms, CLS ≤ ${BUDGET.cls}, judged on the preset's simulated throttling.${
+    METHODS.includes('devtools')
+      ? ` The same pages with the throttling applied
+to the browser (\`throttlingMethod: 'devtools'\`, same 4× CPU and network limits) follow: the preset's model
+replays every task the page ran, as observed unthrottled, four times longer, so its TBT counts a 15 ms task as 60 ms.`
+      : ''
+  }
 
 ${results.map(pageTable).join('\n\n')}`;
   writeSection('lighthouse', md);
   console.log(md);
-  if (results.some((r) => !r.pass)) process.exitCode = 1;
+  if (results.some((r) => r.method === 'simulate' && !r.pass)) process.exitCode = 1;
 }
 
 function lighthouseVersion(): string {
