@@ -1,5 +1,5 @@
 import { ProductDialogHost } from '../features/catalog/components/product-dialog-host';
-import { LoginNotice } from '../features/accounts/components/login-notice';
+import { LoginNotice } from '../features/accounts/components/login-notice-entry';
 import { CallGlobals } from '../features/calls/components/call-globals';
 import { lazy, Suspense, createElement } from 'react';
 import type { Product } from '../../../api/contract/catalog';

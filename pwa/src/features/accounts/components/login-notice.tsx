@@ -8,7 +8,7 @@ import { accountQueries } from '../api';
  * Tells the owner about failed sign-ins on their account since they last dismissed it (the server counts them;
  * a stranger's guesses only slow the stranger down). Small and dismissible, on every page while it applies.
  */
-export function LoginNotice() {
+export default function LoginNotice() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const { data: user } = useQuery(accountQueries.session());

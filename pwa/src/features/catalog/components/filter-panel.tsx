@@ -120,7 +120,7 @@ export function FilterPanel({
       </div>
       <div ref={priceRef} className="min-h-20">
         {priceShown ? (
-          <Suspense fallback={<PriceForm filters={filters} onChange={onChange} idPrefix={idPrefix} />}>
+          <Suspense fallback={<PriceForm filters={filters} idPrefix={idPrefix} />}>
             <PriceRange
               min={filters.minPrice ?? PRICE_MIN}
               max={filters.maxPrice ?? PRICE_MAX}
@@ -128,7 +128,7 @@ export function FilterPanel({
             />
           </Suspense>
         ) : (
-          <PriceForm filters={filters} onChange={onChange} idPrefix={idPrefix} />
+          <PriceForm filters={filters} idPrefix={idPrefix} />
         )}
       </div>
       {hasFilters && (
@@ -144,27 +144,12 @@ export function FilterPanel({
   );
 }
 
-/** A bound typed into the price form, in whole rupees on the filter's steps; empty or unreadable is no bound. */
-function typedBound(raw: FormDataEntryValue | null): number | undefined {
-  const n = Number(String(raw ?? '').trim());
-  if (String(raw ?? '').trim() === '' || !Number.isFinite(n)) return undefined;
-  return Math.min(PRICE_MAX, Math.max(PRICE_MIN, Math.round(n / PRICE_STEP) * PRICE_STEP));
-}
-
 /**
  * The price filter as a plain form (minimum and maximum in rupees): what the server renders, so a price can be
  * set before the app has started (it submits to the marketplace's own URL with the other filters kept). Once
- * the app runs, the slider takes its place; a form submitted in between goes through the app.
+ * the app runs, the slider takes its place (a form submitted in between loads the filtered page).
  */
-function PriceForm({
-  filters,
-  onChange,
-  idPrefix,
-}: {
-  filters: MarketplaceFilters;
-  onChange: (change: FilterChange) => void;
-  idPrefix: string;
-}) {
+function PriceForm({ filters, idPrefix }: { filters: MarketplaceFilters; idPrefix: string }) {
   const { t } = useTranslation();
   const kept = [...toMarketplaceParams({ ...filters, page: 1, minPrice: undefined, maxPrice: undefined })];
   const field = (which: 'min' | 'max', value: number | undefined) => (
@@ -187,16 +172,7 @@ function PriceForm({
     </div>
   );
   return (
-    <form
-      method="get"
-      action="/marketplace"
-      aria-labelledby={`${idPrefix}-price-heading`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        onChange({ minPrice: typedBound(data.get('minPrice')), maxPrice: typedBound(data.get('maxPrice')) });
-      }}
-    >
+    <form method="get" action="/marketplace" aria-labelledby={`${idPrefix}-price-heading`}>
       <p id={`${idPrefix}-price-heading`} className="mb-2 text-sm font-semibold text-ink">
         {t('catalog.filters.price')}
       </p>
