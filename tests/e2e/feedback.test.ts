@@ -52,6 +52,8 @@ describe('feedback that behaves', () => {
     // Five different failures: at most three toasts are shown at once.
     for (let i = 0; i < 5; i++) {
       await add.click();
+      // The message names the count the answer was made with: wait for this add's request first.
+      await expect.poll(() => calls).toBe(6 + i);
       await page.getByText(`Failed to add item: Only ${calls} left, try ${calls}.`).waitFor();
       expect(await visibleToasts(page).count()).toBeLessThanOrEqual(3);
     }
