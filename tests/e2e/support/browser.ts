@@ -8,8 +8,14 @@ const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** The URL of the production server started by the e2e global setup. */
-export const baseUrl = () => inject('baseUrl');
+/**
+ * The URL of this worker's production server, started by the e2e global setup: the project's files run two at
+ * a time, each worker (VITEST_POOL_ID 1, 2, …) on its own server.
+ */
+export const baseUrl = () => {
+  const urls = inject('baseUrls');
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length];
+};
 
 /** Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {

@@ -18,18 +18,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-let child: ChildProcess | undefined;
-let double: RazorpayDouble | undefined;
-let dataDir: string | undefined;
+interface E2eServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
 
-/** Starts the production server (built PWA + API) once for the browser tests, on a fresh data dir. */
-export default async function setup(project: TestProject) {
+/** The production server (built PWA + API) on a fresh data dir, with its own Razorpay double. */
+async function startE2eServer(): Promise<E2eServer> {
   const port = await freePort();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-e2e-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-e2e-'));
   // Razorpay's test double, here in the test process: the production server talks to it with test-mode keys
   // as it would to Razorpay, and its checkout page pays by UPI (success or failure) or is closed.
   const keys = { keyId: 'rzp_test_e2e', keySecret: 'e2e-key-secret', webhookSecret: 'e2e-webhook-secret' };
-  double = await startRazorpayDouble({ ...keys, webhookUrl: `http://127.0.0.1:${port}/webhooks/razorpay` });
+  const double: RazorpayDouble = await startRazorpayDouble({
+    ...keys,
+    webhookUrl: `http://127.0.0.1:${port}/webhooks/razorpay`,
+  });
   const env = {
     ...process.env,
     PORT: String(port),
@@ -50,7 +54,7 @@ export default async function setup(project: TestProject) {
     PUSH_ENDPOINT_HOSTS: `${DEFAULT_PUSH_ENDPOINT_HOSTS.join(',')},push.example.test`,
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
-  child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: path.resolve(import.meta.dirname, '../../..'),
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -59,32 +63,61 @@ export default async function setup(project: TestProject) {
   child.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
   });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    await double.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 110_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`server exited early:\n${output}`);
+    }
     try {
       const res = await fetch(`${baseUrl}/healthz`);
       if (res.ok) break;
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not start in time:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  project.provide('baseUrl', baseUrl);
+  return { baseUrl, stop };
+}
+
+/**
+ * Starts one production server for each worker of the browser tests' project (two for `e2e`, whose files run
+ * two at a time; one for `e2e-alone`): a test file talks only to its worker's server (support/browser.ts), so
+ * the files of one server still run one after another, on their own database, as on one machine.
+ */
+export default async function setup(project: TestProject) {
+  const count = Math.max(1, project.config.maxWorkers ?? project.globalConfig.maxWorkers ?? 1);
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startE2eServer()));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  project.provide(
+    'baseUrls',
+    servers.map((s) => s.baseUrl),
+  );
   return async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child?.once('exit', r));
-    }
-    await double?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
+    baseUrls: string[];
   }
 }
