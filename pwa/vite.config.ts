@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pickAreas } from './src/lib/locale-areas.js';
@@ -57,6 +56,14 @@ function sonnerBridge(): Plugin {
   };
 }
 
+/** React libraries mark their modules "use client" (for React Server Components), which a browser build ignores. */
+const quietDirectives = {
+  onwarn(warning: { code?: string; message: string }, warn: (w: { code?: string; message: string }) => void) {
+    if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /use (client|server)/.test(warning.message)) return;
+    warn(warning);
+  },
+};
+
 const THEME = '#7a1f2b';
 const BACKGROUND = '#fffdf8';
 
@@ -75,21 +82,34 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         sourcemap: false,
         copyPublicDir: false,
-        rollupOptions: { input: path.join(root, 'src/entry-server.tsx') },
+        rollupOptions: { input: path.join(root, 'src/entry-server.tsx'), ...quietDirectives },
       }
     : {
         outDir: path.join(repo, 'dist'),
         emptyOutDir: true,
         sourcemap: false,
         chunkSizeWarningLimit: 900,
+        rollupOptions: quietDirectives,
       },
   resolve: {
-    alias: { '@locales': path.join(repo, 'locales'), '@contract': path.join(repo, 'api/contract') },
+    alias: [
+      { find: '@locales', replacement: path.join(repo, 'locales') },
+      { find: '@contract', replacement: path.join(repo, 'api/contract') },
+      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+      { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+      { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+      { find: /^react-dom$/, replacement: 'preact/compat' },
+      { find: /^react$/, replacement: 'preact/compat' },
+    ],
   },
+  // JSX compiles to Preact's runtime directly; the app's `react` imports are Preact's compat layer (above).
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // The server entry bundles its dependencies, so theirs `react` imports are Preact's too.
+  ssr: isSsrBuild ? { noExternal: true } : undefined,
   plugins: [
     localeAreas(),
     sonnerBridge(),
-    react(),
     tailwindcss(),
     !isSsrBuild &&
       VitePWA({

@@ -1,3 +1,5 @@
+// First: React's order of effects and renders under Preact, before anything renders.
+import './lib/effect-order';
 import { hydrate } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
@@ -5,6 +7,7 @@ import { App } from './app/app';
 import { pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
+import { hydrationStarts } from './lib/hydrate-later';
 import { loadAreas } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { restorePersistedQueries } from './lib/query-persist';
@@ -41,6 +44,7 @@ export async function boot(
     // by the next update.
     const { pathname } = window.location;
     await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
+    const hydrated = hydrationStarts();
     startTransition(() => {
       dom.hydrateRoot(
         root,
@@ -49,6 +53,7 @@ export async function boot(
         </StrictMode>,
       );
     });
+    hydrated();
     return;
   }
   // No server page, or one in another language than this reader chose: render from scratch.

@@ -8,7 +8,7 @@
  */
 import { dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { prerenderToNodeStream } from 'react-dom/static';
+import { renderToStringAsync } from 'preact-render-to-string';
 import { createMemoryRouter } from 'react-router-dom';
 import { App } from './app/app';
 import { appRoutes } from './app/router';
@@ -51,12 +51,19 @@ export interface RenderResult {
 /** Fetch passes: a query may depend on another's answer; more than this and the page renders as it stands. */
 const MAX_PASSES = 3;
 
-async function toHtml(element: React.ReactElement, signal: AbortSignal): Promise<string> {
-  // Every boundary inline: no inline scripts to reveal them (the CSP allows none), nothing outlined.
-  const { prelude } = await prerenderToNodeStream(element, { signal, progressiveChunkSize: Infinity });
-  const chunks: Buffer[] = [];
-  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The page as HTML, once every lazy part and string area it waits on has loaded (Preact's renderer awaits
+ * them); rejects when `signal` aborts first.
+ */
+function toHtml(element: React.ReactElement, signal: AbortSignal): Promise<string> {
+  signal.throwIfAborted();
+  return new Promise<string>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    Promise.resolve(renderToStringAsync(element as Parameters<typeof renderToStringAsync>[0]))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function tree(url: string, client: QueryClient) {

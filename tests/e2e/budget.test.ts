@@ -11,7 +11,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('performance budget (issue 3)', () => {
+describe('performance budget (issue #23)', () => {
   it(
     "keeps a visitor's first load of /marketplace within the budget of gzipped JavaScript",
     { timeout: 120_000 },

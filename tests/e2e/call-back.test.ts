@@ -65,7 +65,8 @@ describe('call-back (issue #22)', () => {
     // The customer stays on the page: their app now listens for the shop's call (no reload).
     // The jeweller's queue shows it (badge and row), and today's declined call with the caller.
     await sellerPage.reload();
-    const row = queue.getByRole('listitem').filter({ hasText: name }).first();
+    // The request's own row (the missed calls below name the caller too).
+    const row = queue.locator('li[data-request-id]').filter({ hasText: name });
     await row.waitFor({ timeout: 10_000 });
     expect(Number(await queue.getByTestId('callback-count').textContent())).toBeGreaterThan(0);
     await queue.getByTestId('missed-calls').getByText(name).first().waitFor();

@@ -121,6 +121,9 @@ function readStored(): Language {
 
 /** The language the visitor chose (not necessarily the one shown: staff pages force English). */
 export function getPreferredLanguage(): Language {
+  // On the server the reader's choice is the language the page is rendered in (its cookie): the language
+  // switch shows it selected, so the browser adopting the page keeps it.
+  if (typeof window === 'undefined') return isLanguage(i18n.language) ? i18n.language : 'en';
   return preferred;
 }
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { GlobalFeatures } from '../global-features';
 import { PageSpinner } from '../../components/ui/spinner';
+import { HydrateLater } from '../../lib/hydrate-later';
 import { useToasterNeeded, VISIBLE_TOASTS } from '../../lib/toaster-signal';
 import { useHashScroll } from './hash-scroll';
 import { Header } from './header';
@@ -26,10 +27,14 @@ export function RootLayout() {
       >
         {t('common.skipToContent')}
       </a>
-      <Header />
+      <HydrateLater>
+        <Header />
+      </HydrateLater>
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
-          <Outlet />
+          <HydrateLater>
+            <Outlet />
+          </HydrateLater>
         </Suspense>
       </main>
       {toasterNeeded && (

@@ -13,6 +13,7 @@ import { ResponsiveImage } from '../../../components/ui/responsive-image';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatCategory, formatPrice } from '../../../lib/format';
+import { HydrateLater } from '../../../lib/hydrate-later';
 import { translateMessage } from '../../../lib/i18n';
 import { productQueries } from '../api';
 import { useProductDialog } from '../hooks/use-product-dialog';
@@ -132,7 +133,9 @@ export function ProductDetails({ product, asPage = false }: { product: Product; 
   const rows = specRows(product, (v) => formatPrice(v, t('common.priceNotAvailable')));
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-      <Gallery product={product} />
+      <HydrateLater>
+        <Gallery product={product} />
+      </HydrateLater>
       <div className="flex flex-col gap-3">
         {asPage ? (
           <>
@@ -154,22 +157,28 @@ export function ProductDetails({ product, asPage = false }: { product: Product; 
         <p className="text-2xl font-bold text-brand-800">
           {formatPrice(product.price, t('common.priceNotAvailable'))}
         </p>
-        <div className="flex flex-wrap gap-2">
-          {productDialogActions.map((Action, i) => (
-            <Action key={i} product={product} />
-          ))}
-          <ShareButton
-            title={product.name}
-            text={t('catalog.share.productText', {
-              name: product.name,
-              shop: product.shopName,
-              price: formatPrice(product.price, t('common.priceNotAvailable')),
-            })}
-            path={productPath(product)}
-          />
-        </div>
-        <PriceBreakdown product={product} />
-        <HallmarkDetails product={product} />
+        <HydrateLater>
+          <div className="flex flex-wrap gap-2">
+            {productDialogActions.map((Action, i) => (
+              <Action key={i} product={product} />
+            ))}
+            <ShareButton
+              title={product.name}
+              text={t('catalog.share.productText', {
+                name: product.name,
+                shop: product.shopName,
+                price: formatPrice(product.price, t('common.priceNotAvailable')),
+              })}
+              path={productPath(product)}
+            />
+          </div>
+        </HydrateLater>
+        <HydrateLater>
+          <PriceBreakdown product={product} />
+        </HydrateLater>
+        <HydrateLater>
+          <HallmarkDetails product={product} />
+        </HydrateLater>
         <p className="whitespace-pre-line text-ink">{product.description}</p>
         {rows.length > 0 && (
           <Collapsible.Root className="rounded-lg border border-stone-200">

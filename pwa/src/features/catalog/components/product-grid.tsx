@@ -5,6 +5,7 @@ import type { Product } from '../../../../../api/contract/catalog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
+import { HydrateLater } from '../../../lib/hydrate-later';
 import { ProductCard } from './product-card';
 
 export const GRID_CLASSES = 'grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4';
@@ -94,7 +95,9 @@ export function ProductGrid({
         <li key={p.id} className="flex">
           <div className="flex w-full [&>article]:w-full">
             {/* The first row of a phone loads at once; the rest wait until they near the screen. */}
-            <ProductCard product={p} eager={i < 2} />
+            <HydrateLater>
+              <ProductCard product={p} eager={i < 2} />
+            </HydrateLater>
           </div>
         </li>
       ))}

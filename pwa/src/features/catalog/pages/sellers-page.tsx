@@ -8,6 +8,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
+import { HydrateLater } from '../../../lib/hydrate-later';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sellerQueries } from '../api';
 import { Pagination } from '../../../components/pagination';
@@ -158,7 +159,9 @@ export default function SellersPage() {
               >
                 {data.sellers.map((s) => (
                   <li key={s.sellerId}>
-                    <SellerCard seller={s} />
+                    <HydrateLater>
+                      <SellerCard seller={s} />
+                    </HydrateLater>
                   </li>
                 ))}
               </ul>

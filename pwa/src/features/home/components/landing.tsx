@@ -26,6 +26,7 @@ import { cn } from '../../../lib/cn';
 import { formatNumber } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SellerCard, SellerCardSkeleton, sellerQueries } from '../../catalog/public';
+import { HydrateLater } from '../../../lib/hydrate-later';
 import { CategoryCarousel } from './category-carousel';
 import { PromoCarousel } from './promo-carousel';
 
@@ -426,14 +427,30 @@ export default function Landing() {
       <HeaderSlot name="actions">
         <CategoryMenu />
       </HeaderSlot>
-      <Hero />
-      <CategoryCarousel />
-      <TopSellers />
-      <Features />
-      <HowItWorks />
-      <SellerPitch />
-      <PromoCarousel />
-      <Footer />
+      <HydrateLater>
+        <Hero />
+      </HydrateLater>
+      <HydrateLater>
+        <CategoryCarousel />
+      </HydrateLater>
+      <HydrateLater>
+        <TopSellers />
+      </HydrateLater>
+      <HydrateLater>
+        <Features />
+      </HydrateLater>
+      <HydrateLater>
+        <HowItWorks />
+      </HydrateLater>
+      <HydrateLater>
+        <SellerPitch />
+      </HydrateLater>
+      <HydrateLater>
+        <PromoCarousel />
+      </HydrateLater>
+      <HydrateLater>
+        <Footer />
+      </HydrateLater>
     </>
   );
 }
