@@ -1,7 +1,7 @@
 // First: React's order of effects and renders under Preact, before anything renders.
 import './lib/effect-order';
 import { hydrate } from '@tanstack/react-query';
-import { startTransition, StrictMode } from 'react';
+import { StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { pageAreas } from './app/router';
@@ -36,23 +36,19 @@ export async function boot(
   const root = document.getElementById('root') as HTMLElement;
   const ssr = serverState();
   if (ssr && ssr.lang === language && root.firstElementChild) {
-    // Same data, same language: React adopts the server's markup. The page's module is loaded first, so
-    // hydration never waits on it, and hydrating in a transition lets the browser handle input between
-    // slices of the work.
+    // Same data, same language: the app adopts the server's markup. The page's module and strings are
+    // loaded first, so hydration never waits on them. Preact hydrates synchronously here, up to the parts
+    // wrapped in HydrateLater, which follow in tasks of their own (lib/hydrate-later.tsx).
     hydrate(queryClient, ssr.queries);
-    // The page's module and strings first: hydration that waited on either was finished in one long task
-    // by the next update.
     const { pathname } = window.location;
     await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
     const hydrated = hydrationStarts();
-    startTransition(() => {
-      dom.hydrateRoot(
-        root,
-        <StrictMode>
-          <App queryClient={queryClient} />
-        </StrictMode>,
-      );
-    });
+    dom.hydrateRoot(
+      root,
+      <StrictMode>
+        <App queryClient={queryClient} />
+      </StrictMode>,
+    );
     hydrated();
     return;
   }
