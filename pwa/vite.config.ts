@@ -105,7 +105,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   // JSX compiles to Preact's runtime directly; the app's `react` imports are Preact's compat layer (above).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  // The server entry bundles its dependencies, so theirs `react` imports are Preact's too.
+  // The server entry bundles its dependencies, so their `react` imports are Preact's too.
   ssr: isSsrBuild ? { noExternal: true } : undefined,
   plugins: [
     localeAreas(),
