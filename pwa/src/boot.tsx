@@ -4,7 +4,7 @@ import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { pageAreas } from './app/router';
+import { createAppRouter, pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
 import { hydrationStarts } from './lib/hydrate-later';
@@ -42,11 +42,14 @@ export async function boot(
     hydrate(queryClient, ssr.queries);
     const { pathname } = window.location;
     await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
+    // The router (its route tree and the first match) in a task of its own, then the first pass of hydration.
+    const router = createAppRouter();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const hydrated = hydrationStarts();
     dom.hydrateRoot(
       root,
       <StrictMode>
-        <App queryClient={queryClient} />
+        <App router={router} queryClient={queryClient} />
       </StrictMode>,
     );
     hydrated();

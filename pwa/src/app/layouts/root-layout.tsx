@@ -42,7 +42,11 @@ export function RootLayout() {
           <Toaster position="top-center" closeButton expand visibleToasts={VISIBLE_TOASTS} />
         </Suspense>
       )}
-      <GlobalFeatures />
+      {/* The features of every page (the offline banner, the cart's panel, the call layer): a part of their own,
+          so the first pass of a hydration is the layout alone. */}
+      <HydrateLater>
+        <GlobalFeatures />
+      </HydrateLater>
       <ScrollRestoration getKey={(location) => location.pathname} />
     </div>
   );

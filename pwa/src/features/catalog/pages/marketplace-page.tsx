@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS, SORT_OPTIONS, type SortOption } from '../../../../../api/contract/constants';
 import { buttonClasses } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
+import { HydrateLater } from '../../../lib/hydrate-later';
 import { cn } from '../../../lib/cn';
 import { pressOnSpace } from '../../../lib/link-button';
 import { translateMessage } from '../../../lib/i18n';
@@ -101,7 +102,10 @@ export default function MarketplacePage() {
           <h2 id="filters-heading" className="mb-4 text-lg font-semibold text-ink">
             {t('catalog.filters.title')}
           </h2>
-          <FilterPanel filters={filters} onChange={onFilterChange} hrefFor={filterHref} idPrefix="side" />
+          {/* Hidden on a phone until the Filters link targets it: hydrated when it shows or is used. */}
+          <HydrateLater>
+            <FilterPanel filters={filters} onChange={onFilterChange} hrefFor={filterHref} idPrefix="side" />
+          </HydrateLater>
         </aside>
         <section ref={resultsRef} aria-labelledby="results-heading" className="min-w-0 flex-1 scroll-mt-20">
           <h2 id="results-heading" className="sr-only">
@@ -167,13 +171,15 @@ export default function MarketplacePage() {
             }
           />
           {data && (
-            <Pagination
-              labels={CATALOG_PAGINATION}
-              className="mt-8"
-              page={filters.page}
-              totalPages={data.pagination.totalPages}
-              hrefFor={(page) => href({ ...filters, page })}
-            />
+            <HydrateLater>
+              <Pagination
+                labels={CATALOG_PAGINATION}
+                className="mt-8"
+                page={filters.page}
+                totalPages={data.pagination.totalPages}
+                hrefFor={(page) => href({ ...filters, page })}
+              />
+            </HydrateLater>
           )}
         </section>
       </div>

@@ -29,6 +29,13 @@ export function useCarouselTimer({
   pauseAfterInteractionMs?: number;
 }) {
   const reduced = useReducedMotion();
+  // Nothing moves before the app runs the carousel, so the server's markup (and the first render adopting it)
+  // has no pause button; it appears once the carousel is running here, unless the reader asked for less motion.
+  const [running, setRunning] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setRunning(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const [stopped, setStopped] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -39,7 +46,7 @@ export function useCarouselTimer({
     advanceRef.current = advance;
   }, [advance]);
 
-  const playing = !reduced && !stopped && !hovered && !focused && !resting;
+  const playing = running && !reduced && !stopped && !hovered && !focused && !resting;
 
   useEffect(() => {
     if (!playing) return;
@@ -60,7 +67,7 @@ export function useCarouselTimer({
   return {
     playing,
     /** Autoplay is possible at all (not switched off by reduced motion). */
-    canPlay: !reduced,
+    canPlay: running && !reduced,
     stopped,
     toggle: () => setStopped((s) => !s),
     interacted,
