@@ -40,11 +40,16 @@ export class EventHub {
     private readonly logger: Logger,
   ) {}
 
-  /** Starts listening (once); streams may attach before it resolves. */
+  /**
+   * Starts listening (once); streams may attach before it resolves. Once it listens, every stream attached
+   * meanwhile reads the log again: an event written before the LISTEN took effect woke nobody.
+   */
   start(): Promise<void> {
-    this.started ??= this.listen().catch((err: unknown) => {
-      this.logger.warn({ err }, 'event hub could not listen; streams fall back to their own reads');
-    });
+    this.started ??= this.listen()
+      .then(() => this.wakeAll())
+      .catch((err: unknown) => {
+        this.logger.warn({ err }, 'event hub could not listen; streams fall back to their own reads');
+      });
     return this.started;
   }
 
