@@ -102,19 +102,3 @@ export interface CartChangeResponse {
   cartItemId: number;
   quantity: number;
 }
-
-/** Decimal string ("1234.50", "12", "-3.4") to integer paise, without floats. */
-export function toPaise(value: string | number): number {
-  const s = typeof value === 'number' ? value.toFixed(2) : value.trim();
-  const m = /^(-?)(\d+)(?:\.(\d{0,2})\d*)?$/.exec(s);
-  if (!m) throw new Error(`Not a money amount: ${s}`);
-  const paise = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  return m[1] ? -paise : paise;
-}
-
-/** Integer paise to a two-decimal string. */
-export function fromPaise(paise: number): string {
-  const sign = paise < 0 ? '-' : '';
-  const abs = Math.abs(paise);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toPaise } from '../../api/contract/cart';
+import { toPaise } from '../../api/contract/money';
 import type { Cart } from '../../api/contract/cart';
 import { PRICING_MESSAGES, type TaxInvoice } from '../../api/contract/invoices';
 import type { ProductMutationResponse } from '../../api/contract/products';

@@ -4,7 +4,7 @@
  * price, for one shop and for a market move (every shop changing its gold rate at once).
  *   npx tsx tests/bench/repricing.ts   (BENCH_PRICING_DATABASE_URL, BENCH_PRODUCTS to change)
  */
-import { toPaise } from '../../api/contract/cart';
+import { toPaise } from '../../api/contract/money';
 import { gramsToMg, priceBreakdown } from '../../api/contract/pricing';
 import {
   fmt,

@@ -1,4 +1,5 @@
-import { fromPaise, toPaise, type Cart } from '../../../contract/cart';
+import { type Cart } from '../../../contract/cart';
+import { fromPaise, toPaise } from '../../../contract/money';
 
 /** A cart line joined with its product and shop, as getCart selects it. */
 export interface CartLineRow {

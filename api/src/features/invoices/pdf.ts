@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { formatInr } from '../../../contract/money';
-import { toPaise } from '../../../contract/cart';
+import { formatInr, toPaise } from '../../../contract/money';
 import type { TaxInvoice } from '../../../contract/invoices';
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { fromPaise, toPaise } from '../../../contract/cart';
+import { fromPaise, toPaise } from '../../../contract/money';
 import type { CheckoutData } from '../../../contract/checkout';
 import {
   PRICING_MESSAGES,

@@ -1,4 +1,4 @@
-import { fromPaise, toPaise } from '../../../../api/contract/cart';
+import { fromPaise, toPaise } from '../../../../api/contract/money';
 import type { Order } from '../../../../api/contract/orders';
 
 /** The invoice figures of docs/product-rules.md §9, as decimal strings, computed in integer paise (never with floats). */

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { toPaise } from '../../../../../api/contract/cart';
+import { toPaise } from '../../../../../api/contract/money';
 import { PayoutSchema, type PayoutInput, type ShopLedger } from '../../../../../api/contract/payments';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarClock, CalendarDays, Download, Video } from 'lucide-react';
+import { CalendarClock, Download, Video } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -235,45 +235,6 @@ export function SlotPickerDialog({
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-/** "Book a video appointment": opens the slot picker (customers; a visitor is sent to log in). */
-export default function BookAppointmentButton({
-  sellerId,
-  shopName,
-  productId,
-  signedIn,
-}: {
-  sellerId: number;
-  shopName: string;
-  productId?: number;
-  signedIn: boolean;
-}) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button
-        variant="outline"
-        onClick={() => {
-          if (signedIn) setOpen(true);
-          else window.location.assign(`/login?redirect=${encodeURIComponent(window.location.pathname)}`);
-        }}
-      >
-        <CalendarDays aria-hidden="true" className="h-4 w-4" />
-        {t('calls.appointments.book')}
-      </Button>
-      {open && (
-        <SlotPickerDialog
-          sellerId={sellerId}
-          shopName={shopName}
-          productId={productId}
-          open={open}
-          onOpenChange={setOpen}
-        />
-      )}
-    </>
   );
 }
 

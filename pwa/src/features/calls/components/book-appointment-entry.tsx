@@ -1,13 +1,61 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { CalendarDays } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Product, StoreProfile } from '../../../../../api/contract/catalog';
+import { Button } from '../../../components/ui/button';
 import { loadAreas } from '../../../lib/i18n';
 import { sessionQuery } from '../../../lib/session';
 
-// The slot picker loads on the page that shows the button, not with a visitor's first page (with its strings).
+const loadPicker = () => import('./appointments');
+// The slot picker (with its queries and toasts) loads when the button is pressed; the button needs only its
+// strings, which load on the page that shows it, not with a visitor's first page.
+const SlotPickerDialog = lazy(() => loadPicker().then((m) => ({ default: m.SlotPickerDialog })));
 const BookAppointmentButton = lazy(() =>
-  Promise.all([import('./appointments'), loadAreas(['callsAppointments'])]).then(([m]) => m),
+  loadAreas(['callsAppointments']).then(() => ({ default: BookButton })),
 );
+
+/** "Book a video appointment": opens the slot picker (customers; a visitor is sent to log in). */
+function BookButton({
+  sellerId,
+  shopName,
+  productId,
+  signedIn,
+}: {
+  sellerId: number;
+  shopName: string;
+  productId?: number;
+  signedIn: boolean;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        variant="outline"
+        onPointerEnter={signedIn ? () => void loadPicker() : undefined}
+        onClick={() => {
+          if (signedIn) setOpen(true);
+          else window.location.assign(`/login?redirect=${encodeURIComponent(window.location.pathname)}`);
+        }}
+      >
+        <CalendarDays aria-hidden="true" className="h-4 w-4" />
+        {t('calls.appointments.book')}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <SlotPickerDialog
+            sellerId={sellerId}
+            shopName={shopName}
+            productId={productId}
+            open={open}
+            onOpenChange={setOpen}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 function BookEntry(props: {
   sellerId: number;

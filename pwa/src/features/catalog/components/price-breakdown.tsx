@@ -1,8 +1,7 @@
 import { BadgeCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { toPaise } from '../../../../../api/contract/cart';
+import { formatInr, toPaise } from '../../../../../api/contract/money';
 import type { Product } from '../../../../../api/contract/catalog';
-import { formatInr } from '../../../../../api/contract/money';
 import { gramsToMg, priceBreakdown } from '../../../../../api/contract/pricing';
 
 const inr = (paise: number) => formatInr(paise / 100);

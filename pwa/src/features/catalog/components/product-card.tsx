@@ -12,8 +12,14 @@ const CARD_SIZE = 400;
 /** A card's width on screen: the grid's columns (GRID_CLASSES) inside the page's padding. */
 const CARD_SIZES = '(min-width: 1280px) 300px, (min-width: 768px) 33vw, 50vw';
 
-/** The product page's module, fetched as a finger or a pointer comes down on a card (before the click). */
-const preloadProductPage = () => void import('../pages/product-page').catch(() => undefined);
+/**
+ * The product page's module and its dialog's, fetched side by side as a finger or a pointer comes down on a card
+ * (before the click).
+ */
+const preloadProductPage = () => {
+  void import('../pages/product-page').catch(() => undefined);
+  void import('./product-detail-dialog').catch(() => undefined);
+};
 
 /**
  * A product in a grid: the image is a link to the product's own address (it works before the app has started),

@@ -1,214 +1,23 @@
-import * as Collapsible from '@radix-ui/react-collapsible';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown, Gem } from 'lucide-react';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import type { Product } from '../../../../../api/contract/catalog';
-import { productPath } from '../../../../../api/contract/product-path';
-import { useExtensions } from '../../../app/extensions';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { ResponsiveImage } from '../../../components/ui/responsive-image';
 import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { formatCategory, formatPrice } from '../../../lib/format';
-import { HydrateLater } from '../../../lib/hydrate-later';
 import { translateMessage } from '../../../lib/i18n';
 import { productQueries } from '../api';
 import { useProductDialog } from '../hooks/use-product-dialog';
-import { HallmarkDetails, PriceBreakdown } from './price-breakdown';
-import { ShareButton } from './share-button';
-import { storePath } from '../../../lib/store-path';
+import { ProductDetails } from './product-details';
 
-type SpecRow = { key: string; value: string };
-
-/** Every specification field that has a value, as label key and display text (docs/product-rules.md §2 'More details'). */
-export function specRows(p: Product, price: (v: string) => string): SpecRow[] {
-  const rows: [string, unknown, ((v: never) => string)?][] = [
-    ['category', p.category, (v: string) => formatCategory(v)],
-    ['material', p.material, (v: string) => formatCategory(v)],
-    ['sku', p.sku],
-    ['purity', p.purity],
-    ['weight', p.weight, (v: number) => `${v} g`],
-    ['width', p.width, (v: number) => `${v} mm`],
-    ['height', p.height, (v: number) => `${v} mm`],
-    ['size', p.size],
-    ['sizeAvailable', p.sizeAvailable.length ? p.sizeAvailable : null, (v: string[]) => v.join(', ')],
-    ['diamondsTotalCount', p.diamondsTotalCount],
-    ['diamondsType', p.diamondsType],
-    ['diamondsTotalWeight', p.diamondsTotalWeight, (v: number) => `${v} ct`],
-    ['gemstoneTotalCount', p.gemstoneTotalCount],
-    ['gemstoneType', p.gemstoneType],
-    ['makingCharges', p.makingCharges, price],
-    ['stoneCharges', p.stoneCharges, price],
-    ['discountAmount', p.discountAmount, price],
-    ['gstAmount', p.gstAmount, price],
-    ['stockQuantity', p.stockQuantity],
-  ];
-  return rows
-    .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([key, v, fmt]) => ({ key, value: fmt ? (fmt as (x: unknown) => string)(v) : String(v) }));
-}
-
-function Gallery({ product }: { product: Product }) {
-  const { t } = useTranslation();
-  const [index, setIndex] = useState(0);
-  const images = product.images;
-  const current = images[Math.min(index, images.length - 1)];
-  if (!current)
-    return (
-      <div className="flex aspect-square w-full items-center justify-center rounded-lg bg-stone-100 text-stone-400">
-        <Gem aria-hidden="true" className="h-16 w-16" />
-      </div>
-    );
-  return (
-    <div className="space-y-2">
-      <ResponsiveImage
-        key={current.url}
-        src={current.url}
-        sizes="(min-width: 768px) 440px, calc(100vw - 2rem)"
-        placeholder={current.placeholder}
-        alt={t('catalog.detail.imageAlt', { name: product.name, n: index + 1, total: images.length })}
-        width={current.width ?? 800}
-        height={current.height ?? 800}
-        className="aspect-square w-full rounded-lg bg-stone-100 object-cover"
-      />
-      {images.length > 1 && (
-        <ul className="flex gap-2 overflow-x-auto pb-1" aria-label={t('catalog.detail.gallery')}>
-          {images.map((img, i) => (
-            <li key={img.url} className="shrink-0">
-              <button
-                type="button"
-                onClick={() => setIndex(i)}
-                aria-label={t('catalog.detail.showImage', { n: i + 1 })}
-                aria-pressed={i === index}
-                className={cn(
-                  'block h-16 w-16 overflow-hidden rounded-md border-2 focus-visible:outline-2 focus-visible:outline-brand-600',
-                  i === index ? 'border-brand-700' : 'border-transparent',
-                )}
-              >
-                <ResponsiveImage
-                  src={img.cardUrl}
-                  alt=""
-                  sizes="64px"
-                  maxWidth={240}
-                  width={64}
-                  height={64}
-                  loading="lazy"
-                  className="h-full w-full object-cover"
-                />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** 'by {shop name}' with the shop name as a link, in either language's word order. */
-function ByShop({ product }: { product: Product }) {
-  const { t } = useTranslation();
-  const MARK = '\u0000';
-  const [before, after = ''] = t('catalog.detail.by', { shop: MARK }).split(MARK);
+/** The product's name and 'by {shop}' as the dialog's title and description. */
+function DialogHeading({ name, byShop }: { name: string; byShop: ReactNode }) {
   return (
     <>
-      {before}
-      <Link to={storePath(product)} className="font-medium text-brand-700 underline-offset-4 hover:underline">
-        {product.shopName}
-      </Link>
-      {after}
+      <DialogTitle className="pr-8 text-2xl">{name}</DialogTitle>
+      <DialogDescription asChild>
+        <p>{byShop}</p>
+      </DialogDescription>
     </>
-  );
-}
-
-/**
- * A product's details: in the dialog over a page, or as the page itself (`asPage`: /product/{slug}-{id} opened
- * directly, rendered on the server), where the name is the page's heading.
- */
-export function ProductDetails({ product, asPage = false }: { product: Product; asPage?: boolean }) {
-  const { t } = useTranslation();
-  const { productDialogActions } = useExtensions();
-  const rows = specRows(product, (v) => formatPrice(v, t('common.priceNotAvailable')));
-  return (
-    <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-      <HydrateLater>
-        <Gallery product={product} />
-      </HydrateLater>
-      <div className="flex flex-col gap-3">
-        {asPage ? (
-          <>
-            <h1 className="text-2xl font-bold text-ink">{product.name}</h1>
-            <p className="text-sm text-muted">
-              <ByShop product={product} />
-            </p>
-          </>
-        ) : (
-          <>
-            <DialogTitle className="pr-8 text-2xl">{product.name}</DialogTitle>
-            <DialogDescription asChild>
-              <p>
-                <ByShop product={product} />
-              </p>
-            </DialogDescription>
-          </>
-        )}
-        <p className="text-2xl font-bold text-brand-800">
-          {formatPrice(product.price, t('common.priceNotAvailable'))}
-        </p>
-        <HydrateLater>
-          <div className="flex flex-wrap gap-2">
-            {productDialogActions.map((Action, i) => (
-              <Action key={i} product={product} />
-            ))}
-            <ShareButton
-              title={product.name}
-              text={t('catalog.share.productText', {
-                name: product.name,
-                shop: product.shopName,
-                price: formatPrice(product.price, t('common.priceNotAvailable')),
-              })}
-              path={productPath(product)}
-            />
-          </div>
-        </HydrateLater>
-        <HydrateLater>
-          <PriceBreakdown product={product} />
-        </HydrateLater>
-        <HydrateLater>
-          <HallmarkDetails product={product} />
-        </HydrateLater>
-        <p className="whitespace-pre-line text-ink">{product.description}</p>
-        {rows.length > 0 && (
-          <Collapsible.Root className="rounded-lg border border-stone-200">
-            <Collapsible.Trigger className="group flex w-full items-center justify-between px-4 py-3 text-left font-medium focus-visible:outline-2 focus-visible:outline-brand-600">
-              {t('catalog.detail.moreDetails')}
-              <ChevronDown
-                aria-hidden="true"
-                className="h-4 w-4 transition-transform group-data-[state=open]:rotate-180"
-              />
-            </Collapsible.Trigger>
-            <Collapsible.Content>
-              <dl className="grid grid-cols-2 gap-x-4 gap-y-2 border-t border-stone-200 px-4 py-3 text-sm">
-                {rows.map((r) => (
-                  <div key={r.key} className="contents">
-                    <dt className="text-muted">{t(`catalog.spec.${r.key}`)}</dt>
-                    <dd className="font-medium text-ink">{r.value}</dd>
-                  </div>
-                ))}
-                {product.isCustomMade && (
-                  <div className="contents">
-                    <dt className="text-muted">{t('catalog.spec.isCustomMade')}</dt>
-                    <dd className="font-medium text-ink">{t('catalog.spec.yes')}</dd>
-                  </div>
-                )}
-              </dl>
-            </Collapsible.Content>
-          </Collapsible.Root>
-        )}
-      </div>
-    </div>
   );
 }
 
@@ -228,7 +37,7 @@ export default function ProductDetailDialog({
     <Dialog open onOpenChange={(open) => !open && (onClose ?? close)()}>
       <DialogContent closeLabel={t('common.close')} className="max-w-4xl">
         {product.data ? (
-          <ProductDetails product={product.data} />
+          <ProductDetails product={product.data} Heading={DialogHeading} />
         ) : product.isError ? (
           <div role="alert" className="py-6">
             <DialogTitle>{t('catalog.detail.notFound')}</DialogTitle>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, SearchX } from 'lucide-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { productIdFromRef, productPath } from '../../../../../api/contract/product-path';
@@ -12,7 +12,11 @@ import { backgroundLocation } from '../../../lib/background-location';
 import { translateMessage } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { productQueries } from '../api';
-import ProductDetailDialog, { ProductDetails } from '../components/product-detail-dialog';
+import { ProductDetails } from '../components/product-details';
+
+// The dialog (Radix's, with its focus trap and scroll lock) is not part of the product's own page. A card
+// fetches it with this module as it is pressed (product-card.tsx).
+const ProductDetailDialog = lazy(() => import('../components/product-detail-dialog'));
 
 /** The product as a page of its own: a shared link, a reload, a search engine (rendered on the server). */
 function ProductView({ id }: { id: number }) {
@@ -29,7 +33,7 @@ function ProductView({ id }: { id: number }) {
         {t('catalog.marketplace.title')}
       </Link>
       {product.data ? (
-        <ProductDetails product={product.data} asPage />
+        <ProductDetails product={product.data} />
       ) : product.isError ? (
         <EmptyState
           headingLevel={1}
@@ -80,7 +84,9 @@ export default function ProductPage() {
   }, [canonical, location, navigate]);
   if (id === null) return <Navigate to="/marketplace" replace />;
   return backgroundLocation(location.state) ? (
-    <ProductDetailDialog productId={id} />
+    <Suspense fallback={null}>
+      <ProductDetailDialog productId={id} />
+    </Suspense>
   ) : (
     <ProductView id={id} />
   );

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { FileDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { toPaise } from '../../../../../api/contract/cart';
+import { formatInr, toPaise } from '../../../../../api/contract/money';
 import type { TaxInvoice } from '../../../../../api/contract/invoices';
-import { formatInr } from '../../../../../api/contract/money';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { buttonClasses } from '../../../components/ui/button';
 import { api, ApiError } from '../../../lib/api-client';
