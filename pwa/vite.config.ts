@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pickAreas } from './src/lib/locale-areas.js';
@@ -56,6 +56,55 @@ function sonnerBridge(): Plugin {
   };
 }
 
+/**
+ * Every chunk the app imports dynamically (a page, a lazy part) names all the chunks it needs, directly or through
+ * others, in its own imports: the browser then requests them all as soon as it has read that chunk, instead of
+ * one level of the import tree after another. This takes the place of the preload links Vite's loader would
+ * insert at run time (`build.modulePreload: false`): inserting some thirty links for a page in one go cost a
+ * phone's main thread a long task (docs/benchmarks.md). The imports are added after the chunk's own, so the
+ * order in which modules run is unchanged: each was already imported, through another chunk, before it.
+ */
+function hoistTransitiveImports(): Plugin {
+  return {
+    name: 'nagai-hoist-transitive-imports',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, Rollup.OutputChunk>();
+      for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
+      const closure = new Map<string, Set<string>>();
+      const reach = (fileName: string): Set<string> => {
+        const known = closure.get(fileName);
+        if (known) return known;
+        const all = new Set<string>();
+        closure.set(fileName, all); // a cycle ends here
+        for (const dep of chunks.get(fileName)?.imports ?? []) {
+          all.add(dep);
+          for (const d of reach(dep)) all.add(d);
+        }
+        return all;
+      };
+      for (const chunk of chunks.values()) {
+        if (!chunk.isDynamicEntry && !chunk.isEntry) continue;
+        const direct = new Set(chunk.imports);
+        const missing = [...reach(chunk.fileName)].filter((f) => !direct.has(f) && f !== chunk.fileName);
+        if (!missing.length) continue;
+        const program = this.parse(chunk.code) as unknown as { body: { type: string; end: number }[] };
+        let end = 0;
+        for (const node of program.body) if (node.type === 'ImportDeclaration') end = node.end;
+        const dir = path.posix.dirname(chunk.fileName);
+        const added = missing
+          .map((f) => {
+            const rel = path.posix.relative(dir, f);
+            return `import"${rel.startsWith('.') ? rel : `./${rel}`}";`;
+          })
+          .join('');
+        chunk.code = `${chunk.code.slice(0, end)}${added}${chunk.code.slice(end)}`;
+        chunk.imports.push(...missing);
+      }
+    },
+  };
+}
+
 /** React libraries mark their modules "use client" (for React Server Components), which a browser build ignores. */
 const quietDirectives = {
   onwarn(warning: { code?: string; message: string }, warn: (w: { code?: string; message: string }) => void) {
@@ -89,6 +138,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         sourcemap: false,
         chunkSizeWarningLimit: 900,
+        // The chunks a page needs are named in its chunk's imports instead (hoistTransitiveImports above).
+        modulePreload: false,
         rollupOptions: quietDirectives,
       },
   resolve: {
@@ -110,6 +161,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     localeAreas(),
     sonnerBridge(),
+    !isSsrBuild && hoistTransitiveImports(),
     tailwindcss(),
     !isSsrBuild &&
       VitePWA({

@@ -3,9 +3,13 @@ import './styles.css';
 // Listens for the browser's install offer from the first moment: it may come before the app has started.
 import './features/pwa/install';
 
-// The marketplace is the usual first page: fetch its chunk alongside the strings instead of after the first
-// render (the routes table then finds the module already loading).
-if (window.location.pathname === '/marketplace') void import('./features/catalog/pages/marketplace-page');
+// The pages a visitor usually arrives on: their chunks are fetched alongside the app's own modules instead of
+// after them (the routes table then finds the module already loading; a failure is its to report).
+const arrival = window.location.pathname;
+const quiet = () => undefined;
+if (arrival === '/') import('./features/home/pages/home-page').catch(quiet);
+else if (arrival === '/marketplace') import('./features/catalog/pages/marketplace-page').catch(quiet);
+else if (arrival.startsWith('/product/')) import('./features/catalog/pages/product-page').catch(quiet);
 
 // Start in the language this path will show, so a Tamil reader never sees an English flash.
 const initial = isEnglishOnlyPath(window.location.pathname) ? 'en' : getPreferredLanguage();
@@ -20,14 +24,18 @@ const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 
  * One task running all of it kept a phone's main thread busy for a third of a second.
  */
 async function start() {
+  // The modules are requested together (each names every chunk it needs: pwa/vite.config.ts) and run in turn.
+  const domModule = import('react-dom/client');
+  // The route tree with the router (only what the app uses of it: a module of ours, so it stays tree-shaken).
+  const routerModule = import('./app/router');
+  const bootModule = import('./boot');
   await yieldToBrowser();
   const strings = initI18n(initial).catch(() => initI18n('en'));
-  const dom = await import('react-dom/client');
+  const dom = await domModule;
   await yieldToBrowser();
-  // The route tree with the router (only what the app uses of it: a module of ours, so it stays tree-shaken).
-  await import('./app/router');
+  await routerModule;
   await yieldToBrowser();
-  const [{ boot }] = await Promise.all([import('./boot'), strings]);
+  const [{ boot }] = await Promise.all([bootModule, strings]);
   await yieldToBrowser();
   await boot(dom, initial);
 }

@@ -98,6 +98,41 @@ describe('landing', () => {
     await context.close();
   });
 
+  it('leaves the hero as the server rendered it until it is used, then the app handles the tap', async () => {
+    // The hero shows nothing that moves or updates: it is hydrated by input only (lib/hydrate-later.tsx), so
+    // in sight its links are still the server's plain links; a tap hydrates it first, and the app navigates.
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    const heroLink = page.locator('main section').first().getByRole('link', { name: 'Browse Marketplace' });
+    const sameDocument = () =>
+      page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed === true);
+    const open = async () => {
+      await page.goto('/');
+      await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      // The parts in sight that hydrate by sight have done so by now (the carousel's arrows work).
+      const track = page.locator('#category-track');
+      const before = await track.evaluate((el) => el.scrollLeft);
+      await page.getByRole('button', { name: 'Next' }).first().click();
+      await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBeGreaterThan(before);
+      await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    };
+
+    // A click event alone (no touch, pointer or focus before it): the server's link loads the next page.
+    await open();
+    await heroLink.evaluate((a: HTMLAnchorElement) => a.click());
+    await page.waitForURL((u) => u.pathname === '/marketplace');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await sameDocument()).toBe(false);
+
+    // A tap: the hero hydrates as the finger comes down, and the app opens the marketplace in the same page.
+    await open();
+    await heroLink.tap();
+    await page.waitForURL((u) => u.pathname === '/marketplace');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await sameDocument()).toBe(true);
+    await context.close();
+  });
+
   it('fits a 360 px phone', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();

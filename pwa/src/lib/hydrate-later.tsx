@@ -10,6 +10,11 @@ import { useTranslation } from 'react-i18next';
  * focuses something in it (the app then handles that very click: the part hydrates in the microtasks after the
  * pointer goes down, before the click). Parts the reader never reaches cost nothing.
  *
+ * A part whose server markup is all it shows until it is used (text, links, a price table: nothing that moves or
+ * updates by itself) is marked `until="used"`: it is hydrated only by input, never by sight, so a page's first
+ * seconds hydrate only what has to run (a carousel, the header). It looks the same either way; its links work as
+ * the server rendered them, and the first touch, click, hover or focus hydrates it before the click lands.
+ *
  * The server renders each part once suspended, so its markup is enclosed in Preact's range markers
  * (`<!--$s-->…<!--/$s-->`) and the browser keeps the whole range while the part waits, whatever its elements.
  * Parts rendered after the first hydration (a page opened in the app) render at once.
@@ -31,6 +36,8 @@ interface Part {
   /** The top-level elements of the part's server markup, watched for sight and input. */
   elements: Element[];
   onInput: () => void;
+  /** Hydrated when it comes into sight too, not only by input. */
+  bySight: boolean;
 }
 
 /** The first hydration's synchronous pass (src/boot.tsx). */
@@ -64,10 +71,17 @@ export function hydrationStarts(): () => void {
   };
 }
 
-function newPart(): Part {
+function newPart(bySight: boolean): Part {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
-  const part: Part = { promise, resolve, settled: false, elements: [], onInput: () => hydrateNow(part) };
+  const part: Part = {
+    promise,
+    resolve,
+    settled: false,
+    elements: [],
+    onInput: () => hydrateNow(part),
+    bySight,
+  };
   waiting.set(promise, part);
   return part;
 }
@@ -144,10 +158,10 @@ function watch(part: Part, start: Node | null | undefined) {
       } else if (node.nodeType === Node.ELEMENT_NODE) elements.push(node as Element);
     }
   }
-  const sight = sightObserver();
+  const sight = part.bySight ? sightObserver() : undefined;
   const focused = document.activeElement;
-  if (!elements.length || !sight) {
-    // Nothing of the server's to keep (or to watch): the part follows in its own task.
+  if (!elements.length || (part.bySight && !sight)) {
+    // Nothing of the server's to keep (or no way to watch it): the part follows in its own task.
     enqueue(part);
     return;
   }
@@ -159,7 +173,7 @@ function watch(part: Part, start: Node | null | undefined) {
   part.elements = elements;
   for (const el of elements) {
     partOfElement.set(el, part);
-    sight.observe(el);
+    sight?.observe(el);
     for (const type of INPUT_EVENTS)
       el.addEventListener(type, part.onInput, { capture: true, passive: true });
   }
@@ -194,9 +208,16 @@ function Slice(props: { part: Part | null; children: ReactNode }) {
   return props.children;
 }
 
-export function HydrateLater({ children }: { children: ReactNode }) {
+export function HydrateLater({
+  children,
+  until = 'seen',
+}: {
+  children: ReactNode;
+  /** 'seen': hydrated as it nears the screen or is used; 'used': only when used (see above). */
+  until?: 'seen' | 'used';
+}) {
   const { i18n } = useTranslation();
-  const [part] = useState(() => (!SERVER && (hydrating || resuming > 0) ? newPart() : null));
+  const [part] = useState(() => (!SERVER && (hydrating || resuming > 0) ? newPart(until === 'seen') : null));
   // The language the server's markup is in; a part still waiting when it changes is rendered afresh (its
   // Suspense remounts under a new key, which removes the server's range).
   const [language] = useState(() => i18n.language);

@@ -142,7 +142,7 @@ export function ProductDetails({
   const rows = specRows(product, (v) => formatPrice(v, t('common.priceNotAvailable')));
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-      <HydrateLater>
+      <HydrateLater until="used">
         <Gallery product={product} />
       </HydrateLater>
       <div className="flex flex-col gap-3">
@@ -150,6 +150,7 @@ export function ProductDetails({
         <p className="text-2xl font-bold text-brand-800">
           {formatPrice(product.price, t('common.priceNotAvailable'))}
         </p>
+        {/* Seen, not only used: what it offers depends on who is signed in, known once the app runs. */}
         <HydrateLater>
           <div className="flex flex-wrap gap-2">
             {productDialogActions.map((Action, i) => (
@@ -166,10 +167,10 @@ export function ProductDetails({
             />
           </div>
         </HydrateLater>
-        <HydrateLater>
+        <HydrateLater until="used">
           <PriceBreakdown product={product} />
         </HydrateLater>
-        <HydrateLater>
+        <HydrateLater until="used">
           <HallmarkDetails product={product} />
         </HydrateLater>
         <p className="whitespace-pre-line text-ink">{product.description}</p>

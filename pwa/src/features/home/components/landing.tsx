@@ -427,28 +427,29 @@ export default function Landing() {
       <HeaderSlot name="actions">
         <CategoryMenu />
       </HeaderSlot>
-      <HydrateLater>
+      <HydrateLater until="used">
         <Hero />
       </HydrateLater>
       <HydrateLater>
         <CategoryCarousel />
       </HydrateLater>
+      {/* Seen, not only used: a closed shop's badge gives its next opening in the reader's time zone once live. */}
       <HydrateLater>
         <TopSellers />
       </HydrateLater>
-      <HydrateLater>
+      <HydrateLater until="used">
         <Features />
       </HydrateLater>
-      <HydrateLater>
+      <HydrateLater until="used">
         <HowItWorks />
       </HydrateLater>
-      <HydrateLater>
+      <HydrateLater until="used">
         <SellerPitch />
       </HydrateLater>
       <HydrateLater>
         <PromoCarousel />
       </HydrateLater>
-      <HydrateLater>
+      <HydrateLater until="used">
         <Footer />
       </HydrateLater>
     </>
