@@ -35,7 +35,6 @@ interface Part {
   settled: boolean;
   /** The top-level elements of the part's server markup, watched for sight and input. */
   elements: Element[];
-  onInput: () => void;
   /** Hydrated when it comes into sight too, not only by input. */
   bySight: boolean;
 }
@@ -63,6 +62,21 @@ const INPUT_EVENTS = [
   'change',
 ] as const;
 
+/**
+ * Input reaches waiting parts through one listener per event type on the document, in the capture phase (before
+ * any handler of the page's own): a part is found from the event's target up. Listeners on every part's elements
+ * cost a page with twenty cards some hundred and fifty registrations while it hydrates.
+ */
+function listenForInput() {
+  const onInput = (event: Event) => {
+    for (let node = event.target as Node | null; node; node = node.parentNode) {
+      const part = partOfElement.get(node as Element);
+      if (part) hydrateNow(part);
+    }
+  };
+  for (const type of INPUT_EVENTS) document.addEventListener(type, onInput, { capture: true, passive: true });
+}
+
 /** Marks the first hydration of a server-rendered page (src/boot.tsx): parts met meanwhile wait. */
 export function hydrationStarts(): () => void {
   hydrating = true;
@@ -79,7 +93,6 @@ function newPart(bySight: boolean): Part {
     resolve,
     settled: false,
     elements: [],
-    onInput: () => hydrateNow(part),
     bySight,
   };
   waiting.set(promise, part);
@@ -91,7 +104,7 @@ function release(part: Part) {
   waiting.delete(part.promise);
   for (const el of part.elements) {
     observer?.unobserve(el);
-    for (const type of INPUT_EVENTS) el.removeEventListener(type, part.onInput, true);
+    partOfElement.delete(el);
   }
   part.elements = [];
 }
@@ -174,12 +187,11 @@ function watch(part: Part, start: Node | null | undefined) {
   for (const el of elements) {
     partOfElement.set(el, part);
     sight?.observe(el);
-    for (const type of INPUT_EVENTS)
-      el.addEventListener(type, part.onInput, { capture: true, passive: true });
   }
 }
 
 if (!SERVER) {
+  listenForInput();
   const internals = options as typeof options & {
     __e?: (error: unknown, vnode: VNode & { __e?: Node | null }, ...rest: unknown[]) => void;
   };

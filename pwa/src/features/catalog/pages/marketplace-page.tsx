@@ -34,6 +34,35 @@ import {
 
 const FilterSheet = lazy(() => import('../components/filter-sheet'));
 
+/** The sort select. A sort chosen before the app took over applies once it has (lib/pre-hydration.ts). */
+function SortSelect({ value, onSort }: { value: SortOption; onSort: (sortBy: SortOption) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const ref = useAdoptValueOnMount<HTMLSelectElement>(value, (sortBy) => onSort(sortBy as SortOption));
+  return (
+    // On a phone the sort takes its own row and the select shrinks to it (long Tamil option names).
+    <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
+      <label htmlFor={id} className="shrink-0 text-sm font-medium text-ink">
+        {t('catalog.sort.label')}
+      </label>
+      <select
+        ref={ref}
+        id={id}
+        name="sortBy"
+        value={value}
+        onChange={(e) => onSort(e.target.value as SortOption)}
+        className="h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600 sm:w-auto"
+      >
+        {SORT_OPTIONS.map((s) => (
+          <option key={s} value={s}>
+            {t(`catalog.sort.${s}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The marketplace (docs/product-rules.md §2): search, categories, filters, sort, 20 per page; every filter lives in the URL. */
 export default function MarketplacePage() {
   const { t } = useTranslation();
@@ -42,7 +71,6 @@ export default function MarketplacePage() {
   const filters = parseMarketplaceParams(params);
   const list = useQuery(productQueries.list(toListRequest(filters)));
   const [sheetOpen, setSheetOpen] = useState(false);
-  const sortId = useId();
   useDocumentTitle(t('catalog.marketplace.title'));
   const resultsRef = useRef<HTMLElement>(null);
   useScrollToTopOnChange(resultsRef, filters.page);
@@ -52,10 +80,6 @@ export default function MarketplacePage() {
     return qs ? `/marketplace?${qs}` : '/marketplace';
   }, []);
   const go = (change: Partial<MarketplaceFilters>) => navigate(href(withFilters(filters, change)));
-  // A sort chosen before the app took over applies once it has.
-  const sortRef = useAdoptValueOnMount<HTMLSelectElement>(filters.sortBy, (sortBy) =>
-    go({ sortBy: sortBy as SortOption }),
-  );
 
   const onFilterChange = (change: FilterChange) => go(change);
   const filterHref = (change: FilterChange) => href(withFilters(filters, change));
@@ -83,13 +107,18 @@ export default function MarketplacePage() {
   return (
     <div className="mx-auto w-full max-w-7xl px-3 py-6 sm:px-4 md:py-8">
       <h1 className="mb-4 text-2xl font-bold text-ink md:text-3xl">{t('catalog.marketplace.title')}</h1>
-      <div className="mb-4">
-        <SearchBox value={filters.query} onSearch={(text) => go({ query: text })} onPick={onPick} />
-      </div>
-      <CategoryStrip
-        current={filters.category}
-        hrefFor={(category) => href(withFilters(filters, { category }))}
-      />
+      {/* The page's top, each a part of its own: a long task less on a phone (lib/hydrate-later.tsx). */}
+      <HydrateLater>
+        <div className="mb-4">
+          <SearchBox value={filters.query} onSearch={(text) => go({ query: text })} onPick={onPick} />
+        </div>
+      </HydrateLater>
+      <HydrateLater until="used">
+        <CategoryStrip
+          current={filters.category}
+          hrefFor={(category) => href(withFilters(filters, { category }))}
+        />
+      </HydrateLater>
       <div className="mt-4 flex flex-col gap-8 md:flex-row">
         {/* Phones (up to 767 px) get the Filters button and sheet instead; CSS decides, so the page the
             server rendered is the page every screen hydrates. Before the app has started, the Filters button
@@ -111,47 +140,30 @@ export default function MarketplacePage() {
           <h2 id="results-heading" className="sr-only">
             {t('catalog.marketplace.results')}
           </h2>
-          <div className="mb-4 flex flex-wrap items-center gap-3">
-            <p className="mr-auto text-sm text-muted" aria-live="polite">
-              {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
-            </p>
-            <a
-              href="#filters"
-              role="button"
-              onClick={(e) => {
-                e.preventDefault();
-                setSheetOpen(true);
-              }}
-              onKeyDown={pressOnSpace}
-              aria-haspopup="dialog"
-              className={cn(buttonClasses('outline'), 'md:hidden')}
-            >
-              <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
-              {activeFilterCount > 0
-                ? t('catalog.filters.buttonCount', { count: activeFilterCount })
-                : t('catalog.filters.title')}
-            </a>
-            {/* On a phone the sort takes its own row and the select shrinks to it (long Tamil option names). */}
-            <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
-              <label htmlFor={sortId} className="shrink-0 text-sm font-medium text-ink">
-                {t('catalog.sort.label')}
-              </label>
-              <select
-                ref={sortRef}
-                id={sortId}
-                name="sortBy"
-                value={filters.sortBy}
-                onChange={(e) => go({ sortBy: e.target.value as SortOption })}
-                className="h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600 sm:w-auto"
+          <HydrateLater>
+            <div className="mb-4 flex flex-wrap items-center gap-3">
+              <p className="mr-auto text-sm text-muted" aria-live="polite">
+                {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
+              </p>
+              <a
+                href="#filters"
+                role="button"
+                onClick={(e) => {
+                  e.preventDefault();
+                  setSheetOpen(true);
+                }}
+                onKeyDown={pressOnSpace}
+                aria-haspopup="dialog"
+                className={cn(buttonClasses('outline'), 'md:hidden')}
               >
-                {SORT_OPTIONS.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`catalog.sort.${s}`)}
-                  </option>
-                ))}
-              </select>
+                <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+                {activeFilterCount > 0
+                  ? t('catalog.filters.buttonCount', { count: activeFilterCount })
+                  : t('catalog.filters.title')}
+              </a>
+              <SortSelect value={filters.sortBy} onSort={(sortBy) => go({ sortBy })} />
             </div>
-          </div>
+          </HydrateLater>
           <ProductGrid
             products={data?.products}
             isPending={list.isPending}
