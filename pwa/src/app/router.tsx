@@ -7,6 +7,7 @@ import {
   type RouteObject,
 } from 'react-router-dom';
 import { backgroundLocation } from '../lib/background-location';
+import { HydrateLater } from '../lib/hydrate-later';
 import { LAZY_AREAS, type LazyArea } from '../lib/i18n';
 import { LocaleGate } from '../lib/locale-gate';
 import { RouteGuard } from './guards/route-guard';
@@ -70,8 +71,22 @@ const children: RouteObject[] = [
   { path: '*', element: <NotFoundPage /> },
 ];
 
-/** The route tree: every page renders inside the root layout (header, toasts, language, hash scroll). */
-export const appRoutes: RouteObject[] = [{ element: <RootLayout />, errorElement: <RouteError />, children }];
+/**
+ * The route tree: every page renders inside the root layout (header, toasts, language, hash scroll). The layout
+ * is a part of its own (lib/hydrate-later.tsx): a server-rendered page's first pass of hydration is the
+ * providers and the router alone, and the layout follows in a task of its own.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: (
+      <HydrateLater>
+        <RootLayout />
+      </HydrateLater>
+    ),
+    errorElement: <RouteError />,
+    children,
+  },
+];
 
 /** The browser router (the server renders the same routes with a static router: src/entry-server.tsx). */
 export function createAppRouter() {
