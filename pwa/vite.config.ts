@@ -76,7 +76,9 @@ function hoistTransitiveImports(): Plugin {
         const known = closure.get(fileName);
         if (known) return known;
         const all = new Set<string>();
-        closure.set(fileName, all); // a cycle ends here
+        // A cycle ends here, with what is known so far: a chunk it leaves out is still found by the browser,
+        // one level of imports later.
+        closure.set(fileName, all);
         for (const dep of chunks.get(fileName)?.imports ?? []) {
           all.add(dep);
           for (const d of reach(dep)) all.add(d);

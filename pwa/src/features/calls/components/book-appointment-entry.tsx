@@ -4,16 +4,13 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product, StoreProfile } from '../../../../../api/contract/catalog';
 import { Button } from '../../../components/ui/button';
-import { loadAreas } from '../../../lib/i18n';
+import { LocaleGate } from '../../../lib/locale-gate';
 import { sessionQuery } from '../../../lib/session';
 
 const loadPicker = () => import('./appointments');
 // The slot picker (with its queries and toasts) loads when the button is pressed; the button needs only its
-// strings, which load on the page that shows it, not with a visitor's first page.
+// strings, which load on the page that shows it (LocaleGate below), not with a visitor's first page.
 const SlotPickerDialog = lazy(() => loadPicker().then((m) => ({ default: m.SlotPickerDialog })));
-const BookAppointmentButton = lazy(() =>
-  loadAreas(['callsAppointments']).then(() => ({ default: BookButton })),
-);
 
 /** "Book a video appointment": opens the slot picker (customers; a visitor is sent to log in). */
 function BookButton({
@@ -68,12 +65,14 @@ function BookEntry(props: {
   if (!props.videoCallEnabled || isPending || (user && user.role !== 'customer')) return null;
   return (
     <Suspense fallback={null}>
-      <BookAppointmentButton
-        sellerId={props.sellerId}
-        shopName={props.shopName}
-        productId={props.productId}
-        signedIn={!!user}
-      />
+      <LocaleGate areas={['callsAppointments']}>
+        <BookButton
+          sellerId={props.sellerId}
+          shopName={props.shopName}
+          productId={props.productId}
+          signedIn={!!user}
+        />
+      </LocaleGate>
     </Suspense>
   );
 }
