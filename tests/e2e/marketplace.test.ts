@@ -213,6 +213,11 @@ describe('marketplace', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     await expectAccessible(page, 'product page at 360 px');
     await page.getByRole('link', { name: products[0].shopName }).first().waitFor();
+    // "More details" waits to hydrate until it is used; the tap that hydrates it opens it too, once.
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    await page.locator('summary', { hasText: 'More details' }).tap();
+    await page.getByText('Material', { exact: true }).waitFor();
+    expect(await page.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
 
     await page.goto('/marketplace');
     await showing(page).waitFor();
