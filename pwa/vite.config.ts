@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
@@ -52,6 +53,40 @@ function sonnerBridge(): Plugin {
     async resolveId(source, importer) {
       if (source !== 'sonner' || !importer || importer.startsWith(bridge)) return null;
       return bridge;
+    },
+  };
+}
+
+/**
+ * Every script and style sheet in `assets/` also written brotli- and gzip-compressed, at the highest levels, next
+ * to itself (`x.js.br`, `x.js.gz`): the server sends those files as they are (api/src/http/static.ts) instead of
+ * compressing the same bytes for every request. Compressing a page's scripts on each request cost the server
+ * about 9 ms of CPU for the largest alone, on the cores the phone's browser shares with it in our benchmarks.
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: 'nagai-precompress-assets',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const out = options.dir ?? path.dirname(options.file ?? '');
+      for (const file of Object.values(bundle)) {
+        if (!/^assets\/.+\.(js|css|svg)$/.test(file.fileName)) continue;
+        const source = file.type === 'chunk' ? file.code : file.source;
+        const bytes = typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
+        // Below koa-compress's threshold the server sends them as they are too.
+        if (bytes.length < 1024) continue;
+        const target = path.join(out, file.fileName);
+        fs.writeFileSync(
+          `${target}.br`,
+          zlib.brotliCompressSync(bytes, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+            },
+          }),
+        );
+        fs.writeFileSync(`${target}.gz`, zlib.gzipSync(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }));
+      }
     },
   };
 }
@@ -164,6 +199,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     localeAreas(),
     sonnerBridge(),
     !isSsrBuild && hoistTransitiveImports(),
+    !isSsrBuild && precompressAssets(),
     tailwindcss(),
     !isSsrBuild &&
       VitePWA({

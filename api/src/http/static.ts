@@ -51,8 +51,10 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
         root,
         immutable,
         maxage: immutable ? 31_536_000_000 : 0,
-        gzip: false,
-        brotli: false,
+        // The build writes each script and style sheet compressed beside itself (pwa/vite.config.ts): sent as
+        // they are, with no compressing per request.
+        gzip: immutable,
+        brotli: immutable,
         setHeaders(res) {
           if (!immutable) res.setHeader('Cache-Control', 'no-cache');
           if (ctx.path.endsWith('.webmanifest')) res.setHeader('Content-Type', 'application/manifest+json');
