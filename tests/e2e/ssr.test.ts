@@ -146,6 +146,24 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
     expect(await p.getByRole('dialog').count()).toBe(0);
     await expectAccessible(p, `${address} (server-rendered, phone)`);
     expect(errors).toEqual([]);
+
+    // The app's scripts are requested only once the page has been painted with its picture (src/main.tsx): the
+    // entry script alone comes with the HTML.
+    const order = await p.evaluate(() => {
+      const entry = document.querySelector<HTMLScriptElement>('script[type="module"][src]')!.src;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const scripts = resources.filter((r) => /\/assets\/.+\.js$/.test(r.name) && r.name !== entry);
+      const picture = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')!;
+      return {
+        firstScript: Math.min(...scripts.map((r) => r.startTime)),
+        scripts: scripts.length,
+        firstPaint: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+        pictureLoaded: resources.find((r) => r.name === picture.currentSrc)!.responseEnd,
+      };
+    });
+    expect(order.scripts).toBeGreaterThan(5);
+    expect(order.firstScript).toBeGreaterThanOrEqual(order.firstPaint);
+    expect(order.firstScript).toBeGreaterThanOrEqual(order.pictureLoaded);
     await context.close();
   });
 
