@@ -46,7 +46,7 @@ describe('one port serves the app and the API', () => {
     const br = await get('gzip, deflate, br, zstd');
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toContain('Accept-Encoding');
-    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
     expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     const gz = await get('gzip');

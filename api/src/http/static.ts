@@ -49,14 +49,13 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
       const immutable = ctx.path.startsWith('/assets/');
       await send(ctx, ctx.path, {
         root,
-        immutable,
-        maxage: immutable ? 31_536_000_000 : 0,
         // The build writes each script and style sheet compressed beside itself (pwa/vite.config.ts): sent as
         // they are, with no compressing per request.
         gzip: immutable,
         brotli: immutable,
         setHeaders(res) {
-          if (!immutable) res.setHeader('Cache-Control', 'no-cache');
+          // The same caching as /media/ (docs/operations.md): a CDN may keep a hashed file for a year.
+          res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
           if (ctx.path.endsWith('.webmanifest')) res.setHeader('Content-Type', 'application/manifest+json');
         },
       });
