@@ -72,7 +72,7 @@ function precompressAssets(): Plugin {
       for (const file of Object.values(bundle)) {
         if (!/^assets\/.+\.(js|css|svg)$/.test(file.fileName)) continue;
         const source = file.type === 'chunk' ? file.code : file.source;
-        const bytes = typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
+        const bytes = typeof source === 'string' ? Buffer.from(source, 'utf8') : Buffer.from(source);
         // Below koa-compress's threshold the server sends them as they are too.
         if (bytes.length < 1024) continue;
         const target = path.join(out, file.fileName);
