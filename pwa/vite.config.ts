@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
+import react from '@vitejs/plugin-react-swc';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pickAreas } from './src/lib/locale-areas.js';
@@ -183,19 +184,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     alias: [
       { find: '@locales', replacement: path.join(repo, 'locales') },
       { find: '@contract', replacement: path.join(repo, 'api/contract') },
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react$/, replacement: 'preact/compat' },
     ],
   },
-  // JSX compiles to Preact's runtime directly; the app's `react` imports are Preact's compat layer (above).
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  // The server entry bundles its dependencies, so their `react` imports are Preact's too.
+  // The server entry bundles its dependencies (React DOM's server renderer included): dist-ssr/ runs on its own.
   ssr: isSsrBuild ? { noExternal: true } : undefined,
   plugins: [
+    // JSX for React's runtime, and Fast Refresh under `npm run dev` (a component edited keeps its state).
+    react(),
     localeAreas(),
     sonnerBridge(),
     !isSsrBuild && hoistTransitiveImports(),

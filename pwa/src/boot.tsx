@@ -1,5 +1,3 @@
-// First: React's order of effects and renders under Preact, before anything renders.
-import './lib/effect-order';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
@@ -7,7 +5,6 @@ import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
-import { hydrationStarts } from './lib/hydrate-later';
 import { loadAreas } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { restorePersistedQueries } from './lib/query-persist';
@@ -37,22 +34,21 @@ export async function boot(
   const ssr = serverState();
   if (ssr && ssr.lang === language && root.firstElementChild) {
     // Same data, same language: the app adopts the server's markup. The page's module and strings are
-    // loaded first, so hydration never waits on them. Preact hydrates synchronously here, up to the parts
-    // wrapped in HydrateLater, which follow in tasks of their own (lib/hydrate-later.tsx).
+    // loaded first, so hydration never waits on them. React's first pass adopts the page up to the parts
+    // wrapped in HydrateLater, which it hydrates afterwards in slices, the one a reader uses first at once
+    // (lib/hydrate-later.tsx).
     hydrate(queryClient, ssr.queries);
     const { pathname } = window.location;
     await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
     // The router (its route tree and the first match) in a task of its own, then the first pass of hydration.
     const router = createAppRouter();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const hydrated = hydrationStarts();
     dom.hydrateRoot(
       root,
       <StrictMode>
         <App router={router} queryClient={queryClient} />
       </StrictMode>,
     );
-    hydrated();
     return;
   }
   // No server page, or one in another language than this reader chose: render from scratch.

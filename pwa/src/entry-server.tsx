@@ -8,7 +8,7 @@
  */
 import { dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { renderToStringAsync } from 'preact-render-to-string';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter } from 'react-router-dom';
 import { App } from './app/app';
 import { appRoutes } from './app/router';
@@ -52,18 +52,32 @@ export interface RenderResult {
 const MAX_PASSES = 3;
 
 /**
- * The page as HTML, once every lazy part and string area it waits on has loaded (Preact's renderer awaits
- * them); rejects when `signal` aborts first.
+ * The page as HTML, once every lazy part and string area it waits on has loaded: React DOM's static prerender
+ * waits for every Suspense boundary, so the markup is whole (the parts' boundary markers included, which
+ * `hydrateRoot` reads in the browser). Rejects when `signal` aborts first.
+ *
+ * Not streamed to the reader: a page is rendered again after its queries are fetched (renderPage), and the
+ * finished page is what the page cache keeps (api/src/http/ssr.ts), so there is nothing to send before it.
  */
-function toHtml(element: React.ReactElement, signal: AbortSignal): Promise<string> {
+async function toHtml(element: React.ReactElement, signal: AbortSignal): Promise<string> {
   signal.throwIfAborted();
-  return new Promise<string>((resolve, reject) => {
-    const abort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', abort, { once: true });
-    Promise.resolve(renderToStringAsync(element as Parameters<typeof renderToStringAsync>[0]))
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', abort));
+  // React would leave a part that throws for the browser to render; a page with a failed part is served as the
+  // plain shell instead, as any failed render is (the caller logs the error).
+  let failure: unknown;
+  const { prelude } = await prerenderToNodeStream(element, {
+    signal,
+    // Every part inline, in order: React would otherwise send a large part after the page, to be moved in by an
+    // inline script, which the CSP does not allow (and which a page sent whole does not need).
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError: (error) => {
+      failure ??= error;
+    },
   });
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  signal.throwIfAborted();
+  if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function tree(url: string, client: QueryClient) {
@@ -92,30 +106,26 @@ export class PageDataError extends Error {
   }
 }
 
-// One i18next instance serves every render (lib/i18n.ts): renders in one language run side by side; one in
-// the other language waits until they are done, and renders arriving behind it wait their turn too.
-let shownLanguage: Language | undefined;
-let rendering = 0;
-const waiting: (() => void)[] = [];
+// Renders take turns, one at a time, first come first served. One i18next instance serves every render
+// (lib/i18n.ts), so renders in different languages could not overlap anyway; and React's renderer interleaves
+// renders running side by side, so eight pages asked for at once would all finish late, each near the 3 s abort,
+// where one after another the first is served at once and the eighth after seven short renders.
+let turns: Promise<unknown> = Promise.resolve();
 
-async function inLanguage<T>(lang: Language, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  while (rendering > 0 && (shownLanguage !== lang || waiting.length > 0)) {
-    await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+function inTurn<T>(lang: Language, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  const turn = turns.then(async () => {
     signal.throwIfAborted();
-  }
-  shownLanguage = lang;
-  rendering++;
-  try {
     await initI18n(lang);
     await applyLanguage(lang);
-    return await work();
-  } finally {
-    rendering--;
-    if (rendering === 0) waiting.splice(0).forEach((wake) => wake());
-  }
+    return work();
+  });
+  turns = turn.catch(() => undefined);
+  // A render still waiting for its turn when its time is up is given up at once (its turn then passes).
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /**
@@ -128,7 +138,7 @@ export function renderPage(
 ): Promise<RenderResult> {
   const signal = AbortSignal.timeout(opts.timeoutMs ?? 3000);
   setApiOrigin(opts.apiOrigin);
-  return inLanguage(opts.lang, signal, async () => {
+  return inTurn(opts.lang, signal, async () => {
     const client = createQueryClient();
     await preloadPage(new URL(url, 'http://localhost').pathname);
     let html = await toHtml(tree(url, client), signal);

@@ -1,6 +1,7 @@
 /**
- * Initial JavaScript of /marketplace (issue #23: ≤ 120 KB gzip): every JS file a fresh browser profile loads on
- * its first visit until the page is idle, as a visitor and as a signed-in customer.
+ * Initial JavaScript of /marketplace (issue #33: a visitor's phone transfers at most 185 KB of script by network
+ * idle, service worker off): every JS file a fresh browser profile loads on its first visit until the page is
+ * idle, as a visitor and as a signed-in customer.
  * Run: npm run build && npx tsx tests/bench/bundle.ts  (writes the 'bundle' section of docs/benchmarks.md).
  * The same measurement is the budget check of tests/e2e/budget.test.ts.
  */
@@ -12,10 +13,18 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /**
- * The ceiling for the marketplace route's initial JavaScript, gzip: issue #23's 120 KB, met since Preact renders
- * the app (docs/architecture.md). It only ever goes down from here.
+ * The ceiling for the script a visitor's phone transfers for /marketplace (bytes on the wire, brotli as served),
+ * with React DOM rendering the app: issue #33's 185 KB. The gzip figure is reported beside it.
  */
-export const INITIAL_JS_BUDGET_BYTES = 120 * 1024;
+export const SCRIPT_TRANSFER_BUDGET_BYTES = 185 * 1024;
+
+/** The phone the budget is measured on: 360 × 640, touch, no service worker (a first visit's own requests). */
+export const PHONE_CONTEXT = {
+  viewport: { width: 360, height: 640 },
+  isMobile: true,
+  hasTouch: true,
+  serviceWorkers: 'block',
+} as const;
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(REPO, 'dist');
@@ -45,6 +54,8 @@ export interface InitialJs {
 export async function measureInitialJs(
   context: BrowserContext,
   pagePath = '/marketplace',
+  /** The build the server serves (another checkout's, when comparing builds). */
+  dist = DIST,
 ): Promise<InitialJs> {
   const page = await context.newPage();
   await page.goto(pagePath);
@@ -69,7 +80,7 @@ export async function measureInitialJs(
   for (const e of entries) {
     const u = new URL(e.name);
     if (u.origin !== origin || !u.pathname.endsWith('.js') || seen.has(u.pathname)) continue;
-    const file = path.join(DIST, decodeURIComponent(u.pathname));
+    const file = path.join(dist, decodeURIComponent(u.pathname));
     const body = fs.readFileSync(file);
     seen.set(u.pathname, {
       url: u.pathname,
@@ -94,12 +105,7 @@ async function signIn(context: BrowserContext, baseURL: string, email: string) {
 }
 
 async function measureAs(browser: Browser, baseURL: string, email?: string): Promise<InitialJs> {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 412, height: 823 },
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await browser.newContext({ baseURL, ...PHONE_CONTEXT });
   try {
     if (email) await signIn(context, baseURL, email);
     return await measureInitialJs(context);
@@ -124,7 +130,7 @@ async function main() {
     const customer = await measureAs(browser, server.url, 'customer@nagai.test');
     const table = (label: string, m: InitialJs) =>
       [
-        `**${label}: ${kib(m.gzipBytes)} gzip** (${kib(m.rawBytes)} raw, ${kib(m.wireBytes)} on the wire), ${m.files.length} files — budget ${kib(INITIAL_JS_BUDGET_BYTES)}: ${m.gzipBytes <= INITIAL_JS_BUDGET_BYTES ? 'within' : '**over**'}`,
+        `**${label}: ${kib(m.wireBytes)} on the wire** (${kib(m.gzipBytes)} gzip, ${kib(m.rawBytes)} raw), ${m.files.length} files — budget ${kib(SCRIPT_TRANSFER_BUDGET_BYTES)} on the wire: ${m.wireBytes <= SCRIPT_TRANSFER_BUDGET_BYTES ? 'within' : '**over**'}`,
         '',
         '| file | raw | gzip | wire |',
         '|---|---:|---:|---:|',
@@ -135,7 +141,7 @@ async function main() {
       ].join('\n');
     const md = `## Bundle: initial JavaScript of /marketplace (issue 3)
 
-\`npm run build && npx tsx tests/bench/bundle.ts\` — a fresh Chromium profile (phone viewport) opens \`/marketplace\`
+\`npm run build && npx tsx tests/bench/bundle.ts\` — a fresh Chromium profile (360 × 640 phone, service worker blocked) opens \`/marketplace\`
 on the production server (embedded database, demo shops) and waits for the first product card, network idle and the
 browser's idle callbacks; every same-origin \`.js\` in Resource Timing is counted. gzip = the built file compressed
 with zlib level 6; wire = \`encodedBodySize\` as Chromium received it (the server answers brotli when offered).
@@ -146,7 +152,7 @@ ${table('Visitor', visitor)}
 ${table('Signed-in customer', customer)}`;
     writeSection('bundle', md);
     console.log(md);
-    if (visitor.gzipBytes > INITIAL_JS_BUDGET_BYTES) process.exitCode = 1;
+    if (visitor.wireBytes > SCRIPT_TRANSFER_BUDGET_BYTES) process.exitCode = 1;
   } finally {
     await browser.close();
     await server.stop();

@@ -160,7 +160,11 @@ function procStat(pid: number): { cpuTicks: number; rssPages: number } {
 }
 
 /** Starts the production server as its own process (so the load tool does not share its event loop). */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  /** The checkout to run (its own build and packages); this one by default. */
+  cwd: string = REPO,
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -171,7 +175,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       'api/src/server.ts',
     ],
     {
-      cwd: REPO,
+      cwd,
       env: {
         ...process.env,
         NODE_ENV: 'production',

@@ -172,7 +172,7 @@ export function ProductDetails({
   const { productDialogActions } = useExtensions();
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-      <HydrateLater until="used">
+      <HydrateLater>
         <Gallery product={product} />
       </HydrateLater>
       <div className="flex flex-col gap-3">
@@ -197,15 +197,15 @@ export function ProductDetails({
             />
           </div>
         </HydrateLater>
-        <HydrateLater until="used">
+        <HydrateLater>
           <PriceBreakdown product={product} />
         </HydrateLater>
-        <HydrateLater until="used">
+        <HydrateLater>
           <HallmarkDetails product={product} />
         </HydrateLater>
         <p className="whitespace-pre-line text-ink">{product.description}</p>
         {/* Text until it is used: its labels are looked up only then. */}
-        <HydrateLater until="used">
+        <HydrateLater>
           <MoreDetails product={product} />
         </HydrateLater>
       </div>

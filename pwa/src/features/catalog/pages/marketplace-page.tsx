@@ -113,7 +113,7 @@ export default function MarketplacePage() {
           <SearchBox value={filters.query} onSearch={(text) => go({ query: text })} onPick={onPick} />
         </div>
       </HydrateLater>
-      <HydrateLater until="used">
+      <HydrateLater>
         <CategoryStrip
           current={filters.category}
           hrefFor={(category) => href(withFilters(filters, { category }))}

@@ -427,7 +427,7 @@ export default function Landing() {
       <HeaderSlot name="actions">
         <CategoryMenu />
       </HeaderSlot>
-      <HydrateLater until="used">
+      <HydrateLater>
         <Hero />
       </HydrateLater>
       <HydrateLater>
@@ -437,19 +437,19 @@ export default function Landing() {
       <HydrateLater>
         <TopSellers />
       </HydrateLater>
-      <HydrateLater until="used">
+      <HydrateLater>
         <Features />
       </HydrateLater>
-      <HydrateLater until="used">
+      <HydrateLater>
         <HowItWorks />
       </HydrateLater>
-      <HydrateLater until="used">
+      <HydrateLater>
         <SellerPitch />
       </HydrateLater>
       <HydrateLater>
         <PromoCarousel />
       </HydrateLater>
-      <HydrateLater until="used">
+      <HydrateLater>
         <Footer />
       </HydrateLater>
     </>
