@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
 import { createLogger } from './http/logging';
+import { startMetricsServer } from './http/metrics';
 
 async function main() {
   const started = Date.now();
@@ -67,6 +68,10 @@ async function main() {
   });
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(config.metrics.port, config.metrics.host);
   background.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -86,24 +91,35 @@ async function main() {
   }
   console.log('');
 
+  /**
+   * Graceful drain, in this order: readiness fails at once (the balancer's health check takes the process out
+   * of its pool) while everything that arrives is still answered; after SHUTDOWN_DRAIN_MS the event streams are
+   * told to reconnect (through the balancer, so elsewhere) and end, the listener closes, in-flight requests
+   * finish and keep-alive connections close as they go idle; then the background work, the pool, exit.
+   */
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    deps.lifecycle.draining = true;
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: leaving the balancer first');
     const hardStop = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 10_000);
+    }, config.shutdownDrainMs + 10_000);
     hardStop.unref();
+    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+    logger.info('draining in-flight requests');
     // Refuse new connections; finish what is in flight; close keep-alive connections as they go idle.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Open event streams end now (their clients reconnect to another process, or poll meanwhile).
+    // Open event streams end now: each is told to reconnect soon (spread over a second, so they do not all
+    // arrive at once) and resumes on another process from its last event id.
     await deps.events.stop();
     server.closeIdleConnections();
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     await closed;
     clearInterval(idleSweep);
     for (const s of sockets) s.destroy();
+    metricsServer?.close();
     await background.stop();
     await deps.payments?.close();
     await database.close();
