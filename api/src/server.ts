@@ -7,6 +7,9 @@ import { loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
 import { createLogger } from './http/logging';
 import { startMetricsServer } from './http/metrics';
+import { API_ROUTES } from '../contract/routes';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const started = Date.now();
@@ -28,10 +31,13 @@ async function main() {
   });
 
   let stopping = false;
+  // When the last request other than a health check arrived: the drain lasts until the balancer stops sending.
+  let lastWorkAt = 0;
   const handler = app.callback();
   const server = http.createServer((req, res) => {
     // While draining, answer what arrives but tell keep-alive clients not to send more on this connection.
     if (stopping) res.setHeader('Connection', 'close');
+    if (req.url !== API_ROUTES.health.path) lastWorkAt = Date.now();
     void handler(req, res);
   });
   // Keep-alive connections stay open across a seller's 4 s poll interval and a proxy's usual 60 s idle
@@ -102,12 +108,24 @@ async function main() {
     stopping = true;
     deps.lifecycle.draining = true;
     logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: leaving the balancer first');
-    const hardStop = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, config.shutdownDrainMs + 10_000);
+    const hardStop = setTimeout(
+      () => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      2 * config.shutdownDrainMs + 10_000,
+    );
     hardStop.unref();
-    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+    // The balancer notices the failing check within its interval × fall count; until then it still sends
+    // work, answered as usual. After SHUTDOWN_DRAIN_MS, wait on while requests still arrive (up to as long
+    // again): the listener must not close, nor idle connections be cut, under a balancer still using them.
+    if (config.shutdownDrainMs > 0) {
+      const drainStart = Date.now();
+      await sleep(config.shutdownDrainMs);
+      const quietMs = Math.min(1000, config.shutdownDrainMs / 2);
+      while (Date.now() - lastWorkAt < quietMs && Date.now() - drainStart < 2 * config.shutdownDrainMs)
+        await sleep(100);
+    }
     logger.info('draining in-flight requests');
     // Refuse new connections; finish what is in flight; close keep-alive connections as they go idle.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

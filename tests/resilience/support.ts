@@ -131,9 +131,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the production server (api/src/server.ts) as its own process on a free loopback port. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** Starts the production server (api/src/server.ts) as its own process on a free loopback port (or `port`). */
+export async function startServer(
+  env: Record<string, string>,
+  opts: { port?: number } = {},
+): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: REPO,
     env: {
