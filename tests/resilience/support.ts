@@ -150,6 +150,8 @@ export async function startServer(
       SEED_DEMO: 'false',
       // A few customers stand in for many, each checking out again and again: lift the unpaid-order cap.
       UNPAID_ORDERS_MAX_PER_CUSTOMER: '100000',
+      // No balancer in front unless a test puts one there: stopping need not wait for one to notice.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
