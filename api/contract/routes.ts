@@ -252,6 +252,8 @@ const CATALOGUE = { auth: 'public', cache: 'catalogue', serviceWorker: 'network-
 export const API_ROUTES = {
   // Platform
   health: get<{ status: 'ok'; database: string }>()('/healthz', { auth: 'public', session: 'none' }),
+  // Prometheus text; answers only with METRICS_TOKEN configured and sent as a Bearer token (else 404).
+  metrics: get<string>()('/metrics', { auth: 'public', session: 'none', log: 'quiet-poll' }),
   media: get<Uint8Array>()('/media/:key', { auth: 'public', session: 'none', serviceWorker: 'cache-first' }),
 
   // Accounts

@@ -9,9 +9,10 @@ import { BackgroundTasks } from './background';
 import { API_ROUTES, pathsWhere, routeAt } from '../contract/routes';
 import type { AppCustomContext, AppDeps, AppRouter, AppState, Clock, Feature } from './http/context';
 import { rawEndpoint } from './http/endpoint';
-import { errorMiddleware } from './http/errors';
+import { AppError, errorMiddleware } from './http/errors';
 import { inputGuard } from './http/input-guard';
 import { requestLogger } from './http/logging';
+import { bearerMatches, metrics, routeLabel } from './http/metrics';
 import { csrfGuard, securityHeaders } from './http/security';
 import { invalidatingWrites, ResponseCache, setJsonBody } from './http/response-cache';
 import { sessionMiddleware } from './http/session';
@@ -113,6 +114,8 @@ export interface AppHandle {
   app: Koa<AppState, AppCustomContext>;
   deps: AppDeps;
   background: BackgroundTasks;
+  /** Removes this app's gauges (open streams, pool) from the process's metrics. */
+  unwatchMetrics: () => void;
 }
 
 /** Builds the Koa app from its dependencies. Does not listen. */
@@ -129,6 +132,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     events: new EventHub(opts.db, opts.logger),
     pushAgent: opts.pushAgent,
     payments: opts.payments === null ? undefined : (opts.payments ?? createGateway(opts.config, opts.logger)),
+    lifecycle: { draining: false },
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;
@@ -141,10 +145,28 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   const background = new BackgroundTasks(opts.logger);
   const router: AppRouter = new Router<AppState, AppCustomContext>();
 
+  // The readiness check: a stopping process fails it first, so the balancer takes it out of its pool while
+  // it still answers everything it is sent (docs/operations.md "Graceful shutdown and deploys").
   rawEndpoint(router, API_ROUTES.health, async (ctx) => {
-    await deps.db.raw('select 1');
     ctx.set('Cache-Control', 'no-store');
+    if (deps.lifecycle.draining) throw new AppError(503, 'draining', 'This server is stopping.');
+    await deps.db.raw('select 1');
     ctx.body = { status: 'ok', database: deps.dbKind };
+  });
+
+  // Metrics for a scraper that holds METRICS_TOKEN; without a token configured the path does not exist here
+  // (a separate METRICS_PORT listener serves them instead, see server.ts).
+  rawEndpoint(router, API_ROUTES.metrics, async (ctx) => {
+    const token = deps.config.metrics.token;
+    if (!token) throw new AppError(404, 'not_found', 'Not found.');
+    if (!bearerMatches(ctx.get('Authorization') || undefined, token)) {
+      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw new AppError(401, 'unauthenticated', 'The metrics token is missing or wrong.');
+    }
+    const { body, contentType } = await metrics.scrape();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
   });
 
   for (const feature of features) feature(router, { deps, background });
@@ -152,6 +174,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   const smallBody = bodyParser({ enableTypes: ['json'], jsonLimit: SMALL_BODY_LIMIT, encoding: 'utf-8' });
   const largeBody = bodyParser({ enableTypes: ['json'], jsonLimit: LARGE_BODY_LIMIT, encoding: 'utf-8' });
 
+  app.use(requestMetrics);
   app.use(requestLogger(opts.logger));
   app.use(errorMiddleware(opts.logger));
   app.use(
@@ -187,5 +210,27 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     );
   }
 
-  return { app, deps, background };
+  const pool = metrics.watchPool(opts.db);
+  const unwatch = metrics.watch({ openStreams: () => deps.events.size(), pool });
+  return { app, deps, background, unwatchMetrics: unwatch };
+}
+
+/**
+ * Times every request by its route descriptor's path pattern (bounded: the route table, plus '/assets/*',
+ * 'page' and 'unmatched'). The event stream is left out: its duration is the stream's life (the open streams
+ * are a gauge).
+ */
+async function requestMetrics(ctx: Koa.Context, next: Koa.Next) {
+  const started = process.hrtime.bigint();
+  try {
+    await next();
+  } finally {
+    const route = routeLabel((ctx as { _matchedRoute?: string })._matchedRoute, ctx.path);
+    if (route !== API_ROUTES.events.path) {
+      metrics.requestDuration.observe(
+        { route, method: ctx.method, status: `${Math.floor(ctx.status / 100)}xx` },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    }
+  }
 }

@@ -68,6 +68,10 @@ const EnvSchema = z.object({
   MEDIA_ALLOW_PRIVATE_URLS: bool.default(false),
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -120,6 +124,10 @@ export interface Config {
   mediaAllowPrivateUrls: boolean;
   /** Public catalogue answers served from memory for this long (0: off; off by default in tests). */
   catalogCache: { ttlMs: number; maxBytes: number };
+  /** Prometheus metrics: a separate listener (port, host) and/or a token for GET /metrics; none by default. */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** On SIGTERM, how long readiness fails (and requests are still served) before the process stops listening. */
+  shutdownDrainMs: number;
 }
 
 export interface PaymentsConfig {
@@ -318,6 +326,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ttlMs: e.CATALOG_CACHE_TTL_MS ?? (e.NODE_ENV === 'test' ? 0 : 5000),
       maxBytes: e.CATALOG_CACHE_MAX_MB * 1024 * 1024,
     },
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   };
   return { ...config, ...overrides };
 }

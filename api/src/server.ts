@@ -6,6 +6,10 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
 import { createLogger } from './http/logging';
+import { startMetricsServer } from './http/metrics';
+import { API_ROUTES } from '../contract/routes';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const started = Date.now();
@@ -27,10 +31,13 @@ async function main() {
   });
 
   let stopping = false;
+  // When the last request other than a health check arrived: the drain lasts until the balancer stops sending.
+  let lastWorkAt = 0;
   const handler = app.callback();
   const server = http.createServer((req, res) => {
     // While draining, answer what arrives but tell keep-alive clients not to send more on this connection.
     if (stopping) res.setHeader('Connection', 'close');
+    if (req.url !== API_ROUTES.health.path) lastWorkAt = Date.now();
     void handler(req, res);
   });
   // Keep-alive connections stay open across a seller's 4 s poll interval and a proxy's usual 60 s idle
@@ -67,6 +74,10 @@ async function main() {
   });
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(config.metrics.port, config.metrics.host);
   background.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -86,24 +97,47 @@ async function main() {
   }
   console.log('');
 
+  /**
+   * Graceful drain, in this order: readiness fails at once (the balancer's health check takes the process out
+   * of its pool) while everything that arrives is still answered; after SHUTDOWN_DRAIN_MS the event streams are
+   * told to reconnect (through the balancer, so elsewhere) and end, the listener closes, in-flight requests
+   * finish and keep-alive connections close as they go idle; then the background work, the pool, exit.
+   */
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    const hardStop = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 10_000);
+    deps.lifecycle.draining = true;
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: leaving the balancer first');
+    const hardStop = setTimeout(
+      () => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      2 * config.shutdownDrainMs + 10_000,
+    );
     hardStop.unref();
+    // The balancer notices the failing check within its interval × fall count; until then it still sends
+    // work, answered as usual. After SHUTDOWN_DRAIN_MS, wait on while requests still arrive (up to as long
+    // again): the listener must not close, nor idle connections be cut, under a balancer still using them.
+    if (config.shutdownDrainMs > 0) {
+      const drainStart = Date.now();
+      await sleep(config.shutdownDrainMs);
+      const quietMs = Math.min(1000, config.shutdownDrainMs / 2);
+      while (Date.now() - lastWorkAt < quietMs && Date.now() - drainStart < 2 * config.shutdownDrainMs)
+        await sleep(100);
+    }
+    logger.info('draining in-flight requests');
     // Refuse new connections; finish what is in flight; close keep-alive connections as they go idle.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Open event streams end now (their clients reconnect to another process, or poll meanwhile).
+    // Open event streams end now: each is told to reconnect soon (spread over a second, so they do not all
+    // arrive at once) and resumes on another process from its last event id.
     await deps.events.stop();
     server.closeIdleConnections();
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     await closed;
     clearInterval(idleSweep);
     for (const s of sockets) s.destroy();
+    metricsServer?.close();
     await background.stop();
     await deps.payments?.close();
     await database.close();

@@ -131,9 +131,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the production server (api/src/server.ts) as its own process on a free loopback port. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** Starts the production server (api/src/server.ts) as its own process on a free loopback port (or `port`). */
+export async function startServer(
+  env: Record<string, string>,
+  opts: { port?: number } = {},
+): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: REPO,
     env: {
@@ -147,6 +150,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       SEED_DEMO: 'false',
       // A few customers stand in for many, each checking out again and again: lift the unpaid-order cap.
       UNPAID_ORDERS_MAX_PER_CUSTOMER: '100000',
+      // No balancer in front unless a test puts one there: stopping need not wait for one to notice.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

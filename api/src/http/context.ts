@@ -78,6 +78,8 @@ export interface AppDeps {
   pushAgent?: import('node:https').Agent;
   /** The payment gateway (Razorpay, or its test double outside production); none: cash on delivery only. */
   payments?: PaymentGateway;
+  /** Set when the process begins to stop: readiness (/healthz) fails so the balancer stops sending it work. */
+  lifecycle: { draining: boolean };
 }
 
 export interface AppCustomContext {

@@ -7,6 +7,7 @@ import {
   type CallQualityReport,
 } from '../../../contract/call-quality';
 import { conflict, notFound } from '../../http/errors';
+import { metrics } from '../../http/metrics';
 
 /**
  * Stores one participant's quality record of a call, replacing their earlier one. Only the two participants
@@ -43,7 +44,13 @@ export async function recordCallQuality(
     reconnects: report.reconnects,
     updated_at: now,
   };
+  const before = (await db('call_quality')
+    .where({ call_id: report.callId, user_id: userId })
+    .first('route')) as { route: string | null } | undefined;
   await db('call_quality').insert(row).onConflict(['call_id', 'user_id']).merge();
+  // Each participant's path is counted once (a later report that only repeats it is not counted again).
+  if (row.route && row.route !== before?.route)
+    metrics.callPaths.inc({ path: row.route === 'relay' ? 'relayed' : 'direct' });
 }
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);

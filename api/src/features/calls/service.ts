@@ -19,6 +19,7 @@ import { SELLING_ERROR_CODES, SELLING_MESSAGES, type CallProduct } from '../../.
 import { LIVE_CALL_STATUSES, TERMINAL_CALL_STATUSES } from '../../../contract/constants';
 import type { AppDeps, SessionUser } from '../../http/context';
 import { conflict, notFound, tooManyRequests } from '../../http/errors';
+import { metrics } from '../../http/metrics';
 import { hitRateLimit } from '../../http/rate-limit';
 import { SESSION_USER_CTE, sessionBindings, type SessionRow } from '../../http/session';
 import { hotQuery } from '../../../../db/connection';
@@ -82,11 +83,13 @@ export async function expireUnansweredCalls(
   if (scope.callerId !== undefined) q.where('caller_id', scope.callerId);
   if (scope.userId !== undefined)
     q.where((w) => w.where('caller_id', scope.userId!).orWhere('seller_id', scope.userId!));
-  return q.update({
+  const n = await q.update({
     status: 'missed',
     ended_at: db.raw(`created_at + (? * interval '1 millisecond')`, [ringTimeoutMs]),
     end_reason: 'timeout',
   });
+  if (n) metrics.callsEnded.inc({ reason: 'timeout' }, n);
+  return n;
 }
 
 /** An active call nobody has polled for this long (both sides) is over: both browsers are gone. */
@@ -120,7 +123,9 @@ export async function endAbandonedCalls(
     );
   if (scope.sellerId !== undefined) q.where('seller_id', scope.sellerId);
   if (scope.callerId !== undefined) q.where('caller_id', scope.callerId);
-  return q.update({ status: 'ended', ended_at: now, end_reason: 'abandoned' });
+  const n = await q.update({ status: 'ended', ended_at: now, end_reason: 'abandoned' });
+  if (n) metrics.callsEnded.inc({ reason: 'abandoned' }, n);
+  return n;
 }
 
 /** Records that a participant is still on an active call (their status or signal poll). */
@@ -468,6 +473,7 @@ export async function respondToCall(
     throw err;
   }
   if (!rows.length) throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
+  if (response === 'decline') metrics.callsEnded.inc({ reason: 'declined' });
   if (response === 'accept') await answerCallback(db, callId, now);
   return { call: presentCallBrief(rows[0]) };
 }
@@ -492,6 +498,7 @@ export async function endCall(
     .whereIn('status', LIVE_CALL_STATUSES)
     .update({ status: 'ended', ended_at: now, ended_by: user.id, end_reason: reason })
     .returning('*')) as CallRow[];
+  if (ended) metrics.callsEnded.inc({ reason });
   await db('call_signals').where('call_id', callId).delete();
   const row = ended ?? ((await db('calls').where('id', callId).first()) as CallRow);
   return { callId: row.id, status: row.status, call: presentCallBrief(row) };

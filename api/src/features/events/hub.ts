@@ -199,6 +199,11 @@ export class EventHub {
     return n;
   }
 
+  /** Whether stop() has run (the process is stopping). */
+  isStopped(): boolean {
+    return this.stopped;
+  }
+
   /** Ends every stream (shutdown) and stops listening. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -3,9 +3,13 @@ import { EVENT_STREAM_RETRY_MS, EVENTS_MESSAGES, type StreamEventName } from '..
 import { API_ROUTES as R } from '../../../contract/routes';
 import { rawEndpoint } from '../../http/endpoint';
 import { badRequest } from '../../http/errors';
+import { metrics } from '../../http/metrics';
 import type { AppContext, Feature } from '../../http/context';
 import type { StreamHandle } from './hub';
 import { latestEventId, markRinging, readEvents } from './service';
+
+/** The least a stream told to reconnect by a stopping server waits (then up to a second more). */
+const SHUTDOWN_RETRY_MIN_MS = 200;
 
 /** The cursor a stream resumes from: EventSource's Last-Event-ID header, or `?after=` (a new EventSource). */
 function resumeCursor(ctx: AppContext): number | undefined {
@@ -74,7 +78,13 @@ export const eventsFeature: Feature = (router, { deps, background }) => {
           const ringing: number[] = [];
           for (const e of batch.events) {
             write(frame(e.name, e.data, e.id));
-            if (e.name === 'incoming') ringing.push((e.data as { callId: number }).callId);
+            if (e.name === 'incoming') {
+              const ring = e.data as { callId: number; createdAt: string };
+              ringing.push(ring.callId);
+              metrics.ringDelivery.observe(
+                Math.max(0, deps.clock.now().getTime() - Date.parse(ring.createdAt)) / 1000,
+              );
+            }
           }
           cursor = batch.cursor;
           if (batch.more) again = true;
@@ -92,7 +102,13 @@ export const eventsFeature: Feature = (router, { deps, background }) => {
       sessionId,
       role: user.role,
       wake: () => void pump(),
-      close: () => end(),
+      close: (reason) => {
+        // The server is stopping: reconnect soon, spread over a second so a process's streams do not all
+        // arrive together, and (through the balancer) at another process; EventSource resumes from its last id.
+        if (reason === 'shutdown')
+          write(`retry: ${SHUTDOWN_RETRY_MIN_MS + Math.floor(Math.random() * 1000)}\n\n`);
+        end();
+      },
     };
     const detach = hub.attach(handle);
     const heartbeat = setInterval(() => write(': ping\n\n'), deps.config.eventStreamHeartbeatMs);
@@ -105,9 +121,14 @@ export const eventsFeature: Feature = (router, { deps, background }) => {
     };
     ctx.res.on('close', end);
     out.on('error', end);
+    // Opened after the process closed its streams (it is about to exit): go elsewhere at once.
+    if (hub.isStopped()) return handle.close('shutdown');
 
     write(`retry: ${EVENT_STREAM_RETRY_MS}\n\n`);
-    write(frame('hello', { cursor }));
+    // 'hello' carries the cursor as its id, so a stream that ends before any event arrives still resumes from
+    // here (EventSource's Last-Event-ID), not from the latest event at reconnection, which would skip what was
+    // written in between (a process stopping under a stream that had received nothing yet).
+    write(frame('hello', { cursor }, cursor));
     // A resumed stream sends what it missed at once; a new one only what comes next (and anything written
     // between reading the cursor and attaching, which this first read finds).
     void pump();

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/payments';
 import type { AppDeps } from '../../http/context';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import { metrics } from '../../http/metrics';
 import type { OrderViewer } from '../orders/presenter';
 import { loadOrders } from '../orders/service';
 import { GatewayError, type GatewayPayment, type PaymentGateway } from './gateway';
@@ -231,11 +232,20 @@ export async function applyCapture(
   return 'applied';
 }
 
-/** A failed payment attempt: the orders still awaiting it show "payment failed" (and Pay now); nothing else. */
-export async function applyFailure(trx: Knex.Transaction, payment: GatewayPayment): Promise<void> {
+/** A capture that paid orders or must be refunded counts once as an outcome ('already': counted before). */
+function countCapture(outcome: CaptureOutcome | undefined): void {
+  if (outcome === 'applied') metrics.paymentOutcomes.inc({ outcome: 'paid' });
+  else if (outcome === 'refund_due') metrics.paymentOutcomes.inc({ outcome: 'refund_due' });
+}
+
+/**
+ * A failed payment attempt: the orders still awaiting it show "payment failed" (and Pay now); nothing else.
+ * Returns whether the attempt was new (a repeated report of it changes nothing).
+ */
+export async function applyFailure(trx: Knex.Transaction, payment: GatewayPayment): Promise<boolean> {
   const known = await trx('gateway_orders').where({ gateway_order_id: payment.order_id }).first('id');
-  if (!known) return;
-  await trx.raw(
+  if (!known) return false;
+  const inserted = await trx.raw(
     `insert into gateway_payments (gateway_payment_id, gateway_order_id, status, amount_paise, method)
      values (?, ?, 'failed', ?, ?) on conflict (gateway_payment_id) do nothing`,
     [payment.id, payment.order_id, payment.amount, payment.method ?? null],
@@ -245,6 +255,8 @@ export async function applyFailure(trx: Knex.Transaction, payment: GatewayPaymen
       where gateway_order_id = ? and status in ('pending', 'confirmed') and payment_status = 'pending'`,
     [payment.order_id],
   );
+  const r = inserted as { rowCount?: number | null; affectedRows?: number };
+  return (r.rowCount ?? r.affectedRows ?? 0) > 0;
 }
 
 /**
@@ -277,8 +289,10 @@ export async function verifyPayment(deps: AppDeps, customer: OrderViewer, input:
       applyCapture(trx, payment, deps.config.payments.commissionBasisPoints, deps.clock.now()),
     );
   } else if (payment.status === 'failed') {
-    await deps.db.transaction((trx) => applyFailure(trx, payment));
+    if (await deps.db.transaction((trx) => applyFailure(trx, payment)))
+      metrics.paymentOutcomes.inc({ outcome: 'failed' });
   }
+  countCapture(outcome);
   if (outcome === 'refund_due') await sendDueRefunds(deps);
   // Reported before by its webhook or applied just now: what counts is whether it paid the orders.
   const applied = await deps
@@ -412,6 +426,8 @@ export async function handleWebhook(
   // Razorpay sends the event id in X-Razorpay-Event-Id; without it the signed body itself identifies the event.
   const id = eventId || `sha256:${crypto.createHash('sha256').update(rawBody).digest('hex')}`;
   let refundsDue = false;
+  let captured: CaptureOutcome | undefined;
+  let failedNew = false;
   const result = await deps.db.transaction(async (trx) => {
     const fresh = (
       (await trx.raw(
@@ -430,10 +446,11 @@ export async function handleWebhook(
         deps.clock.now(),
       );
       refundsDue = outcome === 'refund_due';
+      captured = outcome;
       return 'handled' as const;
     }
     if (event === 'payment.failed' && payment) {
-      await applyFailure(trx, { ...payment, amount: Number(payment.amount) });
+      failedNew = await applyFailure(trx, { ...payment, amount: Number(payment.amount) });
       return 'handled' as const;
     }
     if ((event === 'refund.processed' || event === 'refund.failed') && refund) {
@@ -442,6 +459,9 @@ export async function handleWebhook(
     }
     return 'ignored' as const;
   });
+  // Counted once committed (a transaction that rolled back changed nothing).
+  countCapture(captured);
+  if (failedNew) metrics.paymentOutcomes.inc({ outcome: 'failed' });
   if (refundsDue) await sendDueRefunds(deps);
   return result;
 }

@@ -2,6 +2,7 @@ import type { AppointmentNotice } from '../../../contract/appointments';
 import type { AppDeps } from '../../http/context';
 import { pushAppointmentNotices } from '../push/service';
 import { appointmentsWithNames, noticeFor, writeNotices, type AppointmentRow } from './appointments';
+import { metrics } from '../../http/metrics';
 import { JOB_BATCH, type JobKind } from './jobs';
 
 /** Pushes in flight at once after a batch. */
@@ -11,6 +12,7 @@ interface JobRow {
   id: string | number;
   kind: JobKind;
   appointment_id: number | null;
+  run_at: Date | string;
 }
 
 type Notice = { userId: number; notice: AppointmentNotice };
@@ -22,19 +24,22 @@ type Notice = { userId: number; notice: AppointmentNotice };
 export async function runDueJobs(
   deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config' | 'dbKind' | 'pushAgent'>,
   limit = JOB_BATCH,
+  lag?: { seconds: number },
 ): Promise<number> {
   const now = deps.clock.now();
   const notices: Notice[] = [];
   const claimed = await deps.db.transaction(async (trx) => {
     const jobs = (
       (await trx.raw(
-        `select id, kind, appointment_id from jobs
+        `select id, kind, appointment_id, run_at from jobs
           where state = 'pending' and run_at <= ?
           order by run_at, id limit ? for update skip locked`,
         [now, limit],
       )) as { rows: JobRow[] }
     ).rows;
     if (!jobs.length) return 0;
+    // The oldest claimed job (they come in run_at order) waited this long past its time.
+    if (lag) lag.seconds = Math.max(lag.seconds, (now.getTime() - new Date(jobs[0].run_at).getTime()) / 1000);
     const ids = [...new Set(jobs.flatMap((j) => (j.appointment_id === null ? [] : [j.appointment_id])))];
     const appointments = new Map(
       ((await appointmentsWithNames(trx).whereIn('a.id', ids)) as AppointmentRow[]).map((a) => [a.id, a]),
@@ -89,9 +94,12 @@ export async function drainDueJobs(
   limit = JOB_BATCH,
 ): Promise<number> {
   let total = 0;
+  const lag = { seconds: 0 };
   for (;;) {
-    const n = await runDueJobs(deps, limit);
+    const n = await runDueJobs(deps, limit, lag);
     total += n;
-    if (n < limit) return total;
+    if (n < limit) break;
   }
+  metrics.jobQueueLag.set(lag.seconds);
+  return total;
 }
