@@ -29,6 +29,9 @@ const EnvSchema = z.object({
   UPLOAD_LIMIT_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(300),
   UNPAID_ORDERS_MAX_PER_CUSTOMER: z.coerce.number().int().min(1).max(1_000_000).default(3),
   UNPAID_ORDER_HOLD_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1440),
+  UNPAID_UNITS_MAX_PER_PRODUCT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  UNPAID_LAPSES_FREE: z.coerce.number().int().min(1).max(1000).default(2),
+  UNPAID_LAPSE_WAIT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
@@ -37,6 +40,7 @@ const EnvSchema = z.object({
   RAZORPAY_CHECKOUT_URL: z.string().url().default('https://checkout.razorpay.com/v1/checkout.js'),
   RAZORPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  PAYOUT_RETURN_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   PLATFORM_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(0),
   PAN_ENCRYPTION_KEY: z
     .string()
@@ -88,7 +92,16 @@ export interface Config {
   /** Abuse limits (see README's configuration table and docs/security.md). */
   limits: Limits;
   /** Unpaid orders: how many a customer may hold open, and how long their stock stays reserved. */
-  unpaidOrders: { maxPerCustomer: number; holdMs: number };
+  unpaidOrders: {
+    maxPerCustomer: number;
+    holdMs: number;
+    /** Units of one product (with counted stock) a customer may have in open unpaid orders. */
+    maxUnitsPerProduct: number;
+    /** Lapses (online orders cancelled unpaid at their deadline) in 24 h before checkouts wait… */
+    freeLapses: number;
+    /** …this long after the latest, doubled for each further lapse (at most a day). */
+    lapseWaitMs: number;
+  };
   /** How long a piece held in a call stays reserved for the customer (HOLD_HOURS), in ms. */
   productHoldMs: number;
   /** Payments (issue #24, docs/product-rules.md "Payments"). */
@@ -138,6 +151,8 @@ export interface PaymentsConfig {
   windowMs: number;
   /** PLATFORM_COMMISSION_PERCENT in hundredths of a percent (2.5% → 250). */
   commissionBasisPoints: number;
+  /** A paid order is paid out to its shop only once delivered and this long after (PAYOUT_RETURN_WINDOW_DAYS). */
+  returnWindowMs: number;
   /** The AES-256-GCM key that encrypts buyers' PANs at rest. */
   panKey: Buffer;
   timeoutMs: number;
@@ -179,6 +194,7 @@ function paymentsConfig(e: Env): PaymentsConfig {
     useDouble: !e.RAZORPAY_KEY_ID && !production,
     windowMs: e.PAYMENT_WINDOW_MINUTES * 60_000,
     commissionBasisPoints: Math.round(e.PLATFORM_COMMISSION_PERCENT * 100),
+    returnWindowMs: e.PAYOUT_RETURN_WINDOW_DAYS * 86_400_000,
     panKey: Buffer.from(e.PAN_ENCRYPTION_KEY ?? DEVELOPMENT_PAN_KEY, 'hex'),
     timeoutMs: e.RAZORPAY_TIMEOUT_MS,
   };
@@ -291,6 +307,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     unpaidOrders: {
       maxPerCustomer: e.UNPAID_ORDERS_MAX_PER_CUSTOMER,
       holdMs: e.UNPAID_ORDER_HOLD_MINUTES * 60_000,
+      maxUnitsPerProduct: e.UNPAID_UNITS_MAX_PER_PRODUCT,
+      freeLapses: e.UNPAID_LAPSES_FREE,
+      lapseWaitMs: e.UNPAID_LAPSE_WAIT_MINUTES * 60_000,
     },
     productHoldMs: e.HOLD_HOURS * 3_600_000,
     payments: paymentsConfig(e),
