@@ -123,6 +123,38 @@ describe('GET /_api/seller/products/export.csv', () => {
     expect(first.images).toMatch(/^\/media\/[0-9a-f]{32}-detail\.webp$/);
   });
 
+  it('writes cells a spreadsheet would run as formulas as text, and imports them back unchanged (#34)', async () => {
+    const { client, ids } = await shop();
+    const hostile = {
+      name: '=HYPERLINK("http://evil.test","Click")',
+      description: "+cmd|'/C calc'!A0 is what a formula looks like",
+      sku: '@SUM(1+1)',
+    };
+    await api.db
+      .knex('products')
+      .where({ id: ids[0] })
+      .update({ name: hostile.name, description: hostile.description, sku: hostile.sku });
+    await api.db
+      .knex('products')
+      .where({ id: ids[1] })
+      .update({ name: '-2+3', description: '\t=1+1 after a tab' });
+    const { text } = await exportCsv(client);
+    const [header, ...rows] = parse(text, { bom: true }) as string[][];
+    const cell = (row: number, column: string) => rows[row]![header!.indexOf(column)];
+    expect(cell(0, 'name')).toBe(`'${hostile.name}`);
+    expect(cell(0, 'description')).toBe(`'${hostile.description}`);
+    expect(cell(0, 'sku')).toBe(`'${hostile.sku}`);
+    expect(cell(1, 'name')).toBe("'-2+3");
+    expect(cell(1, 'description')).toBe("'\t=1+1 after a tab");
+    // No cell of the file starts a formula.
+    for (const row of rows) for (const value of row) expect(value).not.toMatch(/^[=+\-@\t\r]/);
+    // Importing the file back changes nothing.
+    const res = await importCsv(client, text);
+    expect(res.body).toMatchObject({ updated: 2, errorCount: 0 });
+    expect(await productRow(ids[0]!)).toMatchObject(hostile);
+    expect((await productRow(ids[1]!)).name).toBe('-2+3');
+  });
+
   it('is for sellers only', async () => {
     const customer = await buildUser(api.db.knex, { role: 'customer' });
     expect((await exportCsv(await signIn(api, customer))).res.status).toBe(403);

@@ -31,6 +31,16 @@ const BOM = '\uFEFF';
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
 
+/**
+ * A cell a spreadsheet would run as a formula (it starts with =, +, -, @, tab or CR) is written with a leading
+ * apostrophe, as OWASP advises for CSV injection: the spreadsheet shows it as text. An import takes the apostrophe
+ * off again, so an exported file imports unchanged.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export const neutraliseCell = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
+const restoreCell = (value: string) =>
+  value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+
 /** The shop's live products as CSV, one row each in id order, with the columns of PRODUCT_CSV_COLUMNS. */
 export async function exportProductsCsv(db: Knex, user: SessionUser): Promise<string> {
   const fields = Object.entries(PRODUCT_COLUMNS);
@@ -52,9 +62,11 @@ export async function exportProductsCsv(db: Knex, user: SessionUser): Promise<st
       const value = r[column];
       if (value === null || value === undefined) return '';
       if (column === 'sizeAvailable')
-        return (JSON.parse(String(value)) as string[]).join(CSV_LIST_SEPARATORS.sizeAvailable);
+        return neutraliseCell(
+          (JSON.parse(String(value)) as string[]).join(CSV_LIST_SEPARATORS.sizeAvailable),
+        );
       if (column === 'isCustomMade') return value === 'true' ? 'yes' : 'no';
-      return String(value);
+      return neutraliseCell(String(value));
     }),
   );
   return BOM + stringify([[...PRODUCT_CSV_COLUMNS], ...records]);
@@ -70,7 +82,7 @@ function toInput(cells: Map<ProductCsvColumn, Cell>, updating: boolean): Record<
     if (column === 'id') continue;
     // A rate-linked product's price follows the shop's rate: the exported price is for reading only.
     if (column === 'price' && rate) continue;
-    const text = raw?.trim() ?? '';
+    const text = restoreCell(raw?.trim() ?? '');
     if (text === '') {
       if (updating && !REQUIRED_CSV_COLUMNS.includes(column) && column !== 'pricingMode')
         input[column] = null;
