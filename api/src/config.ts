@@ -340,3 +340,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   return { ...config, ...overrides };
 }
+
+/**
+ * What the server process needs beyond a valid configuration: in production, PUBLIC_ORIGIN, the address people
+ * reach the site at. Canonical links, og:url, sitemap.xml and robots.txt (cached for an hour) name the site by it,
+ * never by a request's Host header (docs/security.md).
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.env === 'production' && !config.publicOrigin) {
+    throw new Error(
+      'Invalid environment:\nPUBLIC_ORIGIN: required in production (the address people reach the site at, for example https://nagai.in)',
+    );
+  }
+}

@@ -3,13 +3,14 @@ import type { Socket } from 'node:net';
 import { migrateLatest } from '../../db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seeds/demo';
 import { createApp } from './app';
-import { loadConfig } from './config';
+import { checkServerConfig, loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
 import { createLogger } from './http/logging';
 
 async function main() {
   const started = Date.now();
   const config = loadConfig();
+  checkServerConfig(config);
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
   await migrateLatest(database.knex);
