@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   UNPAID_LAPSES_FREE: z.coerce.number().int().min(1).max(1000).default(2),
   UNPAID_LAPSE_WAIT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
+  HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS: z.coerce.number().int().min(1).max(100_000).default(20),
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -104,6 +105,8 @@ export interface Config {
   };
   /** How long a piece held in a call stays reserved for the customer (HOLD_HOURS), in ms. */
   productHoldMs: number;
+  /** Holds a customer may take in 30 days (HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS). */
+  holdsPerCustomerPer30Days: number;
   /** Payments (issue #24, docs/product-rules.md "Payments"). */
   payments: PaymentsConfig;
   /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
@@ -312,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       lapseWaitMs: e.UNPAID_LAPSE_WAIT_MINUTES * 60_000,
     },
     productHoldMs: e.HOLD_HOURS * 3_600_000,
+    holdsPerCustomerPer30Days: e.HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS,
     payments: paymentsConfig(e),
     pushEndpointHosts: pushHosts,
     clockOffsetMs: e.CLOCK_OFFSET_MS,
