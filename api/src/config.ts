@@ -33,6 +33,9 @@ const EnvSchema = z.object({
   UNPAID_LAPSES_FREE: z.coerce.number().int().min(1).max(1000).default(2),
   UNPAID_LAPSE_WAIT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
+  CALLBACK_REQUESTS_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
+  BOOKINGS_PER_CUSTOMER_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(6),
+  BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
   HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS: z.coerce.number().int().min(1).max(100_000).default(20),
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
@@ -107,6 +110,8 @@ export interface Config {
   productHoldMs: number;
   /** Holds a customer may take in 30 days (HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS). */
   holdsPerCustomerPer30Days: number;
+  /** Call-back requests and bookings a customer may make in 24 hours (withdrawn and cancelled ones count). */
+  schedule: { callbacksPerShopPerDay: number; bookingsPerDay: number; bookingsPerShopPerDay: number };
   /** Payments (issue #24, docs/product-rules.md "Payments"). */
   payments: PaymentsConfig;
   /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
@@ -316,6 +321,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     productHoldMs: e.HOLD_HOURS * 3_600_000,
     holdsPerCustomerPer30Days: e.HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS,
+    schedule: {
+      callbacksPerShopPerDay: e.CALLBACK_REQUESTS_PER_SHOP_PER_DAY,
+      bookingsPerDay: e.BOOKINGS_PER_CUSTOMER_PER_DAY,
+      bookingsPerShopPerDay: e.BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY,
+    },
     payments: paymentsConfig(e),
     pushEndpointHosts: pushHosts,
     clockOffsetMs: e.CLOCK_OFFSET_MS,
