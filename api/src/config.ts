@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   CALLBACK_REQUESTS_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
   BOOKINGS_PER_CUSTOMER_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(6),
   BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
+  ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
   HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS: z.coerce.number().int().min(1).max(100_000).default(20),
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
@@ -221,6 +222,8 @@ export interface Limits {
   callInitiatePerUserPerMinute: number;
   searchPerIpPerMinute: number;
   uploadsPerUserPerHour: number;
+  /** Answers of GET /_api/video/ice-servers per user per minute (each mints relay credentials). */
+  iceServersPerUserPerMinute: number;
 }
 
 /** The push services browsers subscribe with: Chrome/Edge/Samsung (FCM), Firefox, Safari, Windows (WNS). */
@@ -311,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       callInitiatePerUserPerMinute: e.CALL_INITIATE_LIMIT_PER_USER_PER_MINUTE,
       searchPerIpPerMinute: e.SEARCH_LIMIT_PER_IP_PER_MINUTE,
       uploadsPerUserPerHour: e.UPLOAD_LIMIT_PER_USER_PER_HOUR,
+      iceServersPerUserPerMinute: e.ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE,
     },
     unpaidOrders: {
       maxPerCustomer: e.UNPAID_ORDERS_MAX_PER_CUSTOMER,
