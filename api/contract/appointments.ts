@@ -35,6 +35,8 @@ export const APPOINTMENT_MESSAGES = {
   slotTaken: 'This slot has just been booked by someone else. Please choose another time.',
   notASlot: 'This time is not one of the shop’s free slots. Please choose a listed time.',
   alreadyBooked: 'You already have a booked appointment with this shop.',
+  tooManyBookings: 'You have booked {n} appointments today, the most allowed. Please try again tomorrow.',
+  tooManyShopBookings: 'You have booked this shop {n} times today. Please try again tomorrow.',
   notStartable: 'The call can be started from 5 minutes before the appointment until its end.',
   reasonRequired: 'Please give the customer a reason.',
   reasonTooLong: `The reason can have at most ${APPOINTMENT_LIMITS.reasonMax} characters.`,
@@ -54,6 +56,7 @@ export const APPOINTMENT_ERROR_CODES = {
   slotTaken: 'slot_taken',
   notASlot: 'not_a_slot',
   alreadyBooked: 'appointment_already_booked',
+  tooManyBookings: 'too_many_bookings',
   notStartable: 'appointment_not_startable',
 } as const;
 

@@ -37,6 +37,9 @@ export const SELLING_MESSAGES = {
   holdNotShown: 'You can hold a piece the jeweller showed you in this call.',
   holdOutOfStock: 'This piece is no longer available to hold.',
   holdAlreadyHeld: 'You are already holding this piece.',
+  holdUsedInCall: 'You already held this piece during this call. It can be held again after another call.',
+  holdLimit:
+    'You have held {n} pieces in the last 30 days, the most allowed. Please buy or wait before holding more.',
   holdNotFound: 'Hold not found.',
   holdNotActive: 'This hold has already ended.',
   invalidHoldId: 'holdId must be a positive integer.',
@@ -51,6 +54,8 @@ export const SELLING_ERROR_CODES = {
   holdNotShown: 'hold_not_shown',
   holdOutOfStock: 'hold_out_of_stock',
   holdAlreadyHeld: 'hold_already_held',
+  holdUsedInCall: 'hold_used_in_call',
+  holdLimit: 'hold_limit',
   holdNotFound: 'hold_not_found',
   holdNotActive: 'hold_not_active',
 } as const;

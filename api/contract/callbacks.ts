@@ -28,6 +28,8 @@ export const CALLBACK_MESSAGES = {
   notFound: 'Call-back request not found.',
   notOpen: 'This call-back request is no longer open.',
   alreadyOpen: 'You already have an open call-back request with this shop.',
+  tooMany:
+    'You have asked this shop to call back {n} times today. Please wait for their call, or try again tomorrow.',
   chooseTime: 'Choose a time for the call-back.',
   timeInPast: 'Choose a time in the future, within two weeks.',
   noteTooLong: 'The note can have at most 500 characters.',
@@ -41,6 +43,7 @@ export const CALLBACK_ERROR_CODES = {
   notFound: 'callback_not_found',
   notOpen: 'callback_not_open',
   alreadyOpen: 'callback_already_open',
+  tooMany: 'too_many_callbacks',
   customerBusy: 'customer_busy',
 } as const;
 

@@ -31,6 +31,10 @@ export const CHECKOUT_MESSAGES = {
   productUnavailable: '"{name}" is no longer available. Please remove it from your cart.',
   tooManyUnpaid:
     'You already have {n} orders awaiting payment or the shop’s confirmation. Please pay for one, or wait until one is confirmed, before placing another.',
+  tooManyUnits:
+    'You can have at most {n} of "{name}" in orders not yet paid or confirmed. Please lower the quantity, or pay for your earlier order first.',
+  lapsedUnpaid:
+    'Several of your recent orders were cancelled because they were not paid in time. Please try again in {minutes} minutes.',
   checkoutConflict:
     'Your cart changed while the order was being placed. Please review your cart and try again.',
 } as const;

@@ -137,10 +137,12 @@ export const LANGUAGE_COOKIE = 'nagai_lang';
  * turn "Lakshmi Jewellers" around or hide text), zero-width spaces and joiners, word joiners, the byte-order
  * mark, soft hyphen and blank fillers. Names shown to other people (display names, shop names, the name on an
  * order) refuse them. ZWJ and ZWNJ are allowed right after a letter of an Indic script (U+0900–U+0DFF), where
- * they choose how a conjunct is drawn; anywhere else they only hide things.
+ * they choose how a conjunct is drawn; anywhere else they only hide things. Control characters (C0, DEL, C1:
+ * line breaks, tab, BEL, ESC) are refused too: they forge lines in logs, notifications and exports.
  */
 const HIDDEN_CHARACTERS =
-  /[\u00AD\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/;
 const STRAY_JOINER = /(^|[^\u0900-\u0DFF])[\u200C\u200D]/;
 
 /** True when the text holds a character that only hides or reorders what a reader sees (see above). */

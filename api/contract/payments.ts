@@ -29,6 +29,8 @@ export const PAYMENT_MESSAGES = {
   nothingToPay: 'There is nothing left to pay for these orders.',
   gatewayUnavailable:
     'The payment service did not answer. Your order is waiting for payment: use Pay now on the order page.',
+  noPaymentToRefund:
+    'This order is marked paid, but no payment through the gateway was found to refund, so it cannot be cancelled here. Please contact support.',
   notPaidYet: 'This order is not paid yet: it can be shipped once the customer has paid.',
   checkoutRefInvalid: 'Checkout reference is invalid.',
   sellerIdInvalid: 'Seller ID must be a positive integer.',
@@ -145,6 +147,12 @@ export interface ShopLedger {
   refundsPaise: number;
   owedPaise: number;
   paidOutPaise: number;
+  /** Owed for paid orders not yet delivered or still within the return window: not paid out yet. */
+  pendingPaise: number;
+  /**
+   * What may be paid out now: earned (delivered and past the return window) less paid out. Negative when a refund
+   * came after a payout: the next payouts recover it.
+   */
   balancePaise: number;
 }
 
@@ -155,6 +163,8 @@ export interface LedgerEntry {
   amountPaise: number;
   commissionPaise: number;
   reference: string | null;
+  /** A refund of an order a payout may already have included: recovered from the next payouts. */
+  recoveredFromPayouts: boolean;
   createdAt: string;
 }
 

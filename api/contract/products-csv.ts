@@ -55,6 +55,10 @@ export const REQUIRED_CSV_COLUMNS: readonly ProductCsvColumn[] = [
 
 /** Rows (products) one import may carry. */
 export const MAX_IMPORT_ROWS = 1000;
+/** Cells one row may have: an exported file has PRODUCT_CSV_COLUMNS.length; a few more leave room for a note. */
+export const MAX_IMPORT_COLUMNS = 64;
+/** Problems one answer lists (the first ones, in file order); `errorCount` says how many there were in all. */
+export const MAX_IMPORT_ERRORS = 100;
 /** Characters of CSV one import may carry (about 2 MB): images come as URLs, never inline. */
 export const MAX_IMPORT_CHARS = 2_000_000;
 
@@ -67,6 +71,8 @@ export const PRODUCT_CSV_MESSAGES = {
   unknownColumn: 'Unknown column "{column}". Use the columns of an exported file.',
   duplicateColumn: 'The column "{column}" appears twice.',
   tooManyRows: `At most ${MAX_IMPORT_ROWS} products per file.`,
+  tooManyColumns: `Row {row} has more than ${MAX_IMPORT_COLUMNS} columns. Use the columns of an exported file.`,
+  shopNotApproved: 'Your shop must be approved before you can import products from a file.',
   tooLarge: 'The file is too large (at most 2 MB). Split it into smaller files.',
   notYours: 'No product with this id in your shop.',
   duplicateId: 'This id appears in an earlier row too.',
@@ -89,10 +95,13 @@ export interface ProductCsvRowError {
 /**
  * The result of an import. When any row is invalid nothing is written (`created` and `updated` are 0). A row
  * that was valid but failed while it was saved (an image URL that would not download) is listed with
- * `saved: false`; the rows before and after it are saved.
+ * `saved: false`; the rows before and after it are saved. At most MAX_IMPORT_ERRORS problems are listed.
  */
 export interface ProductImportResponse {
   created: number;
   updated: number;
+  /** The first MAX_IMPORT_ERRORS problems. */
   errors: (ProductCsvRowError & { saved?: false })[];
+  /** How many problems there were in all (more than `errors.length` when the list was cut). */
+  errorCount: number;
 }

@@ -51,6 +51,11 @@ export type VideoTokenResponse = P2pVideoTokenResponse | TwilioVideoTokenRespons
  */
 export interface IceServersResponse {
   iceServers: unknown[];
+  /**
+   * How long the relay credentials in `iceServers` live, when there are any: the rest of the ring for a ringing
+   * call's caller; TURN_CREDENTIAL_TTL_SECONDS in an active call, whose participants fetch them again before then.
+   */
+  ttlSeconds?: number;
 }
 
 /** The failing shape of GET /_api/video/token (every API error has it). */
@@ -64,6 +69,7 @@ export const VIDEO_MESSAGES = {
   callNotFound: CALL_MESSAGES.callNotFound,
   callNotActive: 'Video is only available while the call is active.',
   callNotLive: 'This call is over.',
+  tooManyIceRequests: 'Too many requests for call connection details. Please wait a moment and try again.',
   providerUnavailable: 'Video calling is not configured on this server.',
 } as const;
 

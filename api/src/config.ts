@@ -29,7 +29,15 @@ const EnvSchema = z.object({
   UPLOAD_LIMIT_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(300),
   UNPAID_ORDERS_MAX_PER_CUSTOMER: z.coerce.number().int().min(1).max(1_000_000).default(3),
   UNPAID_ORDER_HOLD_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1440),
+  UNPAID_UNITS_MAX_PER_PRODUCT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  UNPAID_LAPSES_FREE: z.coerce.number().int().min(1).max(1000).default(2),
+  UNPAID_LAPSE_WAIT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
+  CALLBACK_REQUESTS_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
+  BOOKINGS_PER_CUSTOMER_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(6),
+  BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
+  ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS: z.coerce.number().int().min(1).max(100_000).default(20),
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -37,6 +45,7 @@ const EnvSchema = z.object({
   RAZORPAY_CHECKOUT_URL: z.string().url().default('https://checkout.razorpay.com/v1/checkout.js'),
   RAZORPAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  PAYOUT_RETURN_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   PLATFORM_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(0),
   PAN_ENCRYPTION_KEY: z
     .string()
@@ -92,9 +101,22 @@ export interface Config {
   /** Abuse limits (see README's configuration table and docs/security.md). */
   limits: Limits;
   /** Unpaid orders: how many a customer may hold open, and how long their stock stays reserved. */
-  unpaidOrders: { maxPerCustomer: number; holdMs: number };
+  unpaidOrders: {
+    maxPerCustomer: number;
+    holdMs: number;
+    /** Units of one product (with counted stock) a customer may have in open unpaid orders. */
+    maxUnitsPerProduct: number;
+    /** Lapses (online orders cancelled unpaid at their deadline) in 24 h before checkouts wait… */
+    freeLapses: number;
+    /** …this long after the latest, doubled for each further lapse (at most a day). */
+    lapseWaitMs: number;
+  };
   /** How long a piece held in a call stays reserved for the customer (HOLD_HOURS), in ms. */
   productHoldMs: number;
+  /** Holds a customer may take in 30 days (HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS). */
+  holdsPerCustomerPer30Days: number;
+  /** Call-back requests and bookings a customer may make in 24 hours (withdrawn and cancelled ones count). */
+  schedule: { callbacksPerShopPerDay: number; bookingsPerDay: number; bookingsPerShopPerDay: number };
   /** Payments (issue #24, docs/product-rules.md "Payments"). */
   payments: PaymentsConfig;
   /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
@@ -146,6 +168,8 @@ export interface PaymentsConfig {
   windowMs: number;
   /** PLATFORM_COMMISSION_PERCENT in hundredths of a percent (2.5% → 250). */
   commissionBasisPoints: number;
+  /** A paid order is paid out to its shop only once delivered and this long after (PAYOUT_RETURN_WINDOW_DAYS). */
+  returnWindowMs: number;
   /** The AES-256-GCM key that encrypts buyers' PANs at rest. */
   panKey: Buffer;
   timeoutMs: number;
@@ -187,6 +211,7 @@ function paymentsConfig(e: Env): PaymentsConfig {
     useDouble: !e.RAZORPAY_KEY_ID && !production,
     windowMs: e.PAYMENT_WINDOW_MINUTES * 60_000,
     commissionBasisPoints: Math.round(e.PLATFORM_COMMISSION_PERCENT * 100),
+    returnWindowMs: e.PAYOUT_RETURN_WINDOW_DAYS * 86_400_000,
     panKey: Buffer.from(e.PAN_ENCRYPTION_KEY ?? DEVELOPMENT_PAN_KEY, 'hex'),
     timeoutMs: e.RAZORPAY_TIMEOUT_MS,
   };
@@ -205,6 +230,8 @@ export interface Limits {
   callInitiatePerUserPerMinute: number;
   searchPerIpPerMinute: number;
   uploadsPerUserPerHour: number;
+  /** Answers of GET /_api/video/ice-servers per user per minute (each mints relay credentials). */
+  iceServersPerUserPerMinute: number;
 }
 
 /** The push services browsers subscribe with: Chrome/Edge/Samsung (FCM), Firefox, Safari, Windows (WNS). */
@@ -295,12 +322,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       callInitiatePerUserPerMinute: e.CALL_INITIATE_LIMIT_PER_USER_PER_MINUTE,
       searchPerIpPerMinute: e.SEARCH_LIMIT_PER_IP_PER_MINUTE,
       uploadsPerUserPerHour: e.UPLOAD_LIMIT_PER_USER_PER_HOUR,
+      iceServersPerUserPerMinute: e.ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE,
     },
     unpaidOrders: {
       maxPerCustomer: e.UNPAID_ORDERS_MAX_PER_CUSTOMER,
       holdMs: e.UNPAID_ORDER_HOLD_MINUTES * 60_000,
+      maxUnitsPerProduct: e.UNPAID_UNITS_MAX_PER_PRODUCT,
+      freeLapses: e.UNPAID_LAPSES_FREE,
+      lapseWaitMs: e.UNPAID_LAPSE_WAIT_MINUTES * 60_000,
     },
     productHoldMs: e.HOLD_HOURS * 3_600_000,
+    holdsPerCustomerPer30Days: e.HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS,
+    schedule: {
+      callbacksPerShopPerDay: e.CALLBACK_REQUESTS_PER_SHOP_PER_DAY,
+      bookingsPerDay: e.BOOKINGS_PER_CUSTOMER_PER_DAY,
+      bookingsPerShopPerDay: e.BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY,
+    },
     payments: paymentsConfig(e),
     pushEndpointHosts: pushHosts,
     clockOffsetMs: e.CLOCK_OFFSET_MS,
@@ -330,4 +367,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   };
   return { ...config, ...overrides };
+}
+
+/**
+ * What the server process needs beyond a valid configuration: in production, PUBLIC_ORIGIN, the address people
+ * reach the site at. Canonical links, og:url, sitemap.xml and robots.txt (cached for an hour) name the site by it,
+ * never by a request's Host header (docs/security.md).
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.env === 'production' && !config.publicOrigin) {
+    throw new Error(
+      'Invalid environment:\nPUBLIC_ORIGIN: required in production (the address people reach the site at, for example https://nagai.in)',
+    );
+  }
 }

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { migrateLatest } from '../../db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seeds/demo';
 import { createApp } from './app';
-import { loadConfig } from './config';
+import { checkServerConfig, loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
 import { createLogger } from './http/logging';
 import { startMetricsServer } from './http/metrics';
@@ -14,6 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const started = Date.now();
   const config = loadConfig();
+  checkServerConfig(config);
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
   await migrateLatest(database.knex);

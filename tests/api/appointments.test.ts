@@ -146,6 +146,35 @@ describe('slots and booking', () => {
     );
   });
 
+  it('bounds book → cancel cycles: 3 a day with one shop, 6 a day in all (#34)', async () => {
+    const p = await callParties(api);
+    const cycle = async (parties: CallParties) => {
+      const [slot] = (await slotsOf(parties)).slots;
+      const booked = await p.asCustomer.post<Appointment & { code?: string }>('/_api/appointments/book', {
+        sellerId: parties.seller.id,
+        startsAt: slot!.startsAt,
+      });
+      if (booked.status !== 201) return booked;
+      expect(
+        (await p.asCustomer.post('/_api/appointments/cancel', { appointmentId: booked.body.id })).status,
+      ).toBe(200);
+      return booked;
+    };
+    for (let i = 0; i < 3; i++) expect((await cycle(p)).status).toBe(201);
+    const fourth = await cycle(p);
+    expect(fourth.status).toBe(429);
+    expect(fourth.body.code).toBe('too_many_bookings');
+    // Other shops: three more, then the day's bound of six holds for every shop.
+    const q = await callParties(api);
+    for (let i = 0; i < 3; i++) expect((await cycle(q)).status).toBe(201);
+    const r = await callParties(api);
+    const seventh = await cycle(r);
+    expect(seventh.status).toBe(429);
+    expect(seventh.body.code).toBe('too_many_bookings');
+    const made = await api.db.knex('appointments').where({ customer_id: p.customer.id }).count({ n: '*' });
+    expect(Number(made[0]!.n)).toBe(6);
+  });
+
   it('follows the slot length, buffer and breaks the shop sets, and its hours and time zone', async () => {
     const p = await callParties(api);
     // Hours 10:00–13:00 every day in Dubai; 45-minute slots, 15 minutes apart; a break 11:30–12:00.

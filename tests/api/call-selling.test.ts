@@ -562,14 +562,17 @@ describe('holds', () => {
     expect(await stock(product.id)).toBe(3);
     expect((await cartOf(p.asCustomer)).items[0].hold).toBeNull();
 
-    const second = await hold(p.asCustomer, callId, product.id);
+    // Another piece of the call (the same one is not held twice in a call), released by the jeweller.
+    const piece = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 3 });
+    await share(p, callId, [piece.id]);
+    const second = await hold(p.asCustomer, callId, piece.id);
     expect(second.status).toBe(201);
-    expect(await stock(product.id)).toBe(2);
+    expect(await stock(piece.id)).toBe(2);
     const bySeller = await p.asSeller.post<HoldResponse>('/_api/holds/release', {
       holdId: second.body.hold.id,
     });
     expect(bySeller.body.hold.status).toBe('released');
-    expect(await stock(product.id)).toBe(3);
+    expect(await stock(piece.id)).toBe(3);
     expect((await p.asSeller.post('/_api/holds/release', { holdId: second.body.hold.id })).status).toBe(409);
   });
 
@@ -599,6 +602,49 @@ describe('holds', () => {
 
     // Someone else's call.
     expect((await hold(await stranger(), callId, product.id)).status).toBe(404);
+  });
+
+  it('cannot be renewed: one hold per piece per call, and a cap per customer per 30 days (#34)', async () => {
+    const { p, product, callId } = await shownIn(3);
+    const first = await hold(p.asCustomer, callId, product.id);
+    expect(first.status).toBe(201);
+    expect((await p.asCustomer.post('/_api/holds/release', { holdId: first.body.hold.id })).status).toBe(200);
+    // hold → release → hold would keep the piece off sale with a fresh 48 hours each time.
+    const again = await hold(p.asCustomer, callId, product.id);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: SELLING_MESSAGES.holdUsedInCall, code: 'hold_used_in_call' });
+    expect(await stock(product.id)).toBe(3);
+    expect(await count('product_holds', { customer_id: p.customer.id })).toBe(1);
+
+    // The cap (default 20 in 30 days): holds older than 30 days do not count.
+    const past = (days: number) => new Date(api.clock.now().getTime() - days * 86_400_000);
+    const other = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: null });
+    await api.db.knex('product_holds').insert([
+      ...Array.from({ length: 18 }, () => ({
+        product_id: other.id,
+        customer_id: p.customer.id,
+        seller_id: p.seller.id,
+        status: 'released',
+        expires_at: past(1),
+        created_at: past(3),
+      })),
+      {
+        product_id: other.id,
+        customer_id: p.customer.id,
+        seller_id: p.seller.id,
+        status: 'expired',
+        expires_at: past(31),
+        created_at: past(33),
+      },
+    ]);
+    const shown = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    const more = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    await share(p, callId, [shown.id, more.id]);
+    expect((await hold(p.asCustomer, callId, shown.id)).status).toBe(201); // the 20th in 30 days
+    const capped = await hold(p.asCustomer, callId, more.id);
+    expect(capped.status).toBe(429);
+    expect(capped.body.code).toBe('hold_limit');
+    expect(await stock(more.id)).toBe(5);
   });
 
   it('holds the piece a call was placed about, right after hanging up, within the hold window only', async () => {

@@ -174,6 +174,47 @@ describe('call-back requests', () => {
     }
   });
 
+  it('bounds create → withdraw cycles per shop per day, and keeps withdrawn requests out of the queue (#34)', async () => {
+    const p = await callParties(api);
+    const notified: number[] = [];
+    const listener = (e: { requestId: number }) => notified.push(e.requestId);
+    api.handle.deps.hooks.callbackRequested.push(listener);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const req = await p.asCustomer.post<CallbackRequest>('/_api/callbacks/create', {
+          sellerId: p.seller.id,
+          window: 'now',
+        });
+        expect(req.status).toBe(201);
+        expect((await p.asCustomer.post('/_api/callbacks/withdraw', { requestId: req.body.id })).status).toBe(
+          200,
+        );
+      }
+      const fourth = await p.asCustomer.post<{ code?: string }>('/_api/callbacks/create', {
+        sellerId: p.seller.id,
+        window: 'now',
+      });
+      expect(fourth.status).toBe(429);
+      expect(fourth.body.code).toBe('too_many_callbacks');
+      expect(notified).toHaveLength(3);
+      // The jeweller's queue has none of the withdrawn requests.
+      const queue = await p.asSeller.get<CallbackListResponse>('/_api/callbacks/queue');
+      expect(queue.body.requests).toEqual([]);
+      // Another shop is still reachable, and a day later this one is too.
+      const q = await callParties(api);
+      expect(
+        (await p.asCustomer.post('/_api/callbacks/create', { sellerId: q.seller.id, window: 'now' })).status,
+      ).toBe(201);
+      api.clock.advance(24 * 3_600_000 + 1000);
+      expect(
+        (await p.asCustomer.post('/_api/callbacks/create', { sellerId: p.seller.id, window: 'now' })).status,
+      ).toBe(201);
+    } finally {
+      const hooks = api.handle.deps.hooks.callbackRequested;
+      hooks.splice(hooks.indexOf(listener), 1);
+    }
+  });
+
   it('validates the window: a chosen time is required, in the future and within two weeks', async () => {
     const p = await callParties(api);
     const noTime = await p.asCustomer.post('/_api/callbacks/create', { sellerId: p.seller.id, window: 'at' });

@@ -477,9 +477,15 @@ describe('refunds and the ledger', () => {
       refundsPaise: 300_030,
       owedPaise: 100_010 - 2_500,
       paidOutPaise: 0,
-      balancePaise: 100_010 - 2_500,
+      // Not delivered yet: owed, but nothing can be paid out (docs/security.md "Payouts").
+      pendingPaise: 100_010 - 2_500,
+      balancePaise: 0,
     });
     expect(mine.entries.map((e) => e.kind)).toEqual(['refund', 'sale', 'sale']);
+    // Delivered and past the 7-day return window: payable.
+    for (const s of ['confirmed', 'shipped', 'delivered'])
+      expect((await setStatus(asShop, first.body.orders[0].id, s)).status).toBe(200);
+    api.clock.advance(7 * 86_400_000 + 60_000);
 
     const admin = await signIn(api, await buildUser(api.db.knex, { role: 'admin' }));
     const tooMuch = await admin.post('/_api/admin/payouts', {

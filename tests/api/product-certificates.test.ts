@@ -1,3 +1,4 @@
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../api/contract/catalog';
@@ -68,6 +69,53 @@ describe('certificate files', () => {
     expect(res.status).toBe(201);
     expect((res.body.product as Product).certificate!.fileUrl).toMatch(
       /^\/media\/[0-9a-f]{32}-detail\.webp$/,
+    );
+  });
+
+  it('refuses a PDF that would run something (JavaScript, open and launch actions) or does not parse (#34)', async () => {
+    const before = await mediaCount();
+    const openJs = Buffer.from(
+      '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R /OpenAction 3 0 R>> endobj\n' +
+        '2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
+        '3 0 obj <</S /JavaScript /JS (app.alert\\(document.cookie\\))>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+    );
+    // Written by a real PDF library, the action inside a compressed object stream.
+    const packed = await PDFDocument.create();
+    packed.addPage();
+    packed.catalog.set(
+      PDFName.of('OpenAction'),
+      packed.context.register(packed.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') })),
+    );
+    const launch = await PDFDocument.create();
+    launch.addPage();
+    launch
+      .getPage(0)
+      .node.set(PDFName.of('AA'), launch.context.obj({ O: { S: 'Launch', F: PDFString.of('calc.exe') } }));
+    const names = await PDFDocument.create();
+    names.addPage();
+    names.catalog.set(
+      PDFName.of('Names'),
+      names.context.obj({
+        JavaScript: { Names: [PDFString.of('a'), { S: 'JavaScript', JS: PDFString.of('1') }] },
+      }),
+    );
+    for (const bytes of [
+      openJs,
+      Buffer.from(await packed.save()),
+      Buffer.from(await launch.save({ useObjectStreams: false })),
+      Buffer.from(await names.save()),
+      Buffer.from('%PDF-1.7 and then nothing a PDF reader could use'),
+    ]) {
+      const res = await create(ring({ certificateFile: pdfUri(bytes) }));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(PRICING_MESSAGES.certificateFileInvalid);
+    }
+    expect(await mediaCount()).toBe(before);
+    // A plain certificate made by a PDF library is stored.
+    const plain = await PDFDocument.create();
+    plain.addPage().drawText('IGI LG512345678');
+    expect((await create(ring({ certificateFile: pdfUri(Buffer.from(await plain.save())) }))).status).toBe(
+      201,
     );
   });
 

@@ -123,6 +123,38 @@ describe('GET /_api/seller/products/export.csv', () => {
     expect(first.images).toMatch(/^\/media\/[0-9a-f]{32}-detail\.webp$/);
   });
 
+  it('writes cells a spreadsheet would run as formulas as text, and imports them back unchanged (#34)', async () => {
+    const { client, ids } = await shop();
+    const hostile = {
+      name: '=HYPERLINK("http://evil.test","Click")',
+      description: "+cmd|'/C calc'!A0 is what a formula looks like",
+      sku: '@SUM(1+1)',
+    };
+    await api.db
+      .knex('products')
+      .where({ id: ids[0] })
+      .update({ name: hostile.name, description: hostile.description, sku: hostile.sku });
+    await api.db
+      .knex('products')
+      .where({ id: ids[1] })
+      .update({ name: '-2+3', description: '\t=1+1 after a tab' });
+    const { text } = await exportCsv(client);
+    const [header, ...rows] = parse(text, { bom: true }) as string[][];
+    const cell = (row: number, column: string) => rows[row]![header!.indexOf(column)];
+    expect(cell(0, 'name')).toBe(`'${hostile.name}`);
+    expect(cell(0, 'description')).toBe(`'${hostile.description}`);
+    expect(cell(0, 'sku')).toBe(`'${hostile.sku}`);
+    expect(cell(1, 'name')).toBe("'-2+3");
+    expect(cell(1, 'description')).toBe("'\t=1+1 after a tab");
+    // No cell of the file starts a formula.
+    for (const row of rows) for (const value of row) expect(value).not.toMatch(/^[=+\-@\t\r]/);
+    // Importing the file back changes nothing.
+    const res = await importCsv(client, text);
+    expect(res.body).toMatchObject({ updated: 2, errorCount: 0 });
+    expect(await productRow(ids[0]!)).toMatchObject(hostile);
+    expect((await productRow(ids[1]!)).name).toBe('-2+3');
+  });
+
   it('is for sellers only', async () => {
     const customer = await buildUser(api.db.knex, { role: 'customer' });
     expect((await exportCsv(await signIn(api, customer))).res.status).toBe(403);
@@ -137,7 +169,7 @@ describe('POST /_api/seller/products/import', () => {
     const { text } = await exportCsv(client);
     const res = await importCsv(client, text);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ created: 0, updated: 2, errors: [] });
+    expect(res.body).toEqual({ created: 0, updated: 2, errors: [], errorCount: 0 });
     const after = await Promise.all(ids.map(productRow));
     for (const [i, row] of after.entries())
       expect({ ...row, updated_at: null }).toEqual({ ...before[i], updated_at: null });
@@ -162,7 +194,7 @@ describe('POST /_api/seller/products/import', () => {
       [String(ids[0]), '', '', '47000', '', '', '2', '', ''],
     ]);
     const res = await importCsv(client, csv);
-    expect(res.body).toEqual({ created: 1, updated: 1, errors: [] });
+    expect(res.body).toEqual({ created: 1, updated: 1, errors: [], errorCount: 0 });
 
     const changed = await productRow(ids[0]!);
     expect(changed).toMatchObject({ name: 'முத்து ஜிமிக்கி (Pearl jhumka)', stock_quantity: 2, sku: null });
@@ -259,6 +291,59 @@ describe('POST /_api/seller/products/import', () => {
       { row: 2, column: null, message: 'The image URL could not be downloaded.', saved: false },
     ]);
     expect(await countOf(seller.id)).toBe(3);
+  });
+
+  it('needs an approved shop, caps the columns and the problems listed, and keeps the server answering (#34)', async () => {
+    // A new seller whose shop is not approved (or who has none) cannot import at all.
+    const pending = await buildSeller(api.db.knex, { isApproved: null });
+    const refused = await importCsv(await signIn(api, pending), 'name\nRing\n');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'shop_not_approved' });
+    const noShop = await importCsv(
+      await signIn(api, await buildUser(api.db.knex, { role: 'seller' })),
+      'name\nRing\n',
+    );
+    expect(noShop.status).toBe(403);
+
+    // One line of 900,000 unknown columns (1.8 MB) is refused at the 65th cell with one short answer.
+    const { client } = await shop();
+    const wide = Array.from({ length: 900_000 }, () => 'x').join(',');
+    const started = Date.now();
+    let slowest = 0;
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const t = Date.now();
+        await fetch(`${api.url}/healthz`);
+        slowest = Math.max(slowest, Date.now() - t);
+      }
+    })();
+    const res = await importCsv(client, wide);
+    polling = false;
+    await poll;
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'csv_too_many_columns',
+      error: 'Row 1 has more than 64 columns. Use the columns of an exported file.',
+    });
+    expect(JSON.stringify(res.body).length).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(slowest).toBeLessThan(1500);
+
+    // 64 unknown columns over 1,000 rows: the first 100 problems are listed, and how many there were.
+    const header = Array.from({ length: 64 }, (_, i) => `c${i}`);
+    const many = await importCsv(client, stringify([header, ...Array.from({ length: 10 }, () => header)]));
+    expect(many.status).toBe(200);
+    expect(many.body.errorCount).toBe(64);
+    const rows = stringify([
+      ['name', 'price'],
+      ...Array.from({ length: MAX_IMPORT_ROWS }, () => ['', 'not a price']),
+    ]);
+    const bad = await importCsv(client, rows);
+    expect(bad.status).toBe(200);
+    expect(bad.body.errors).toHaveLength(100);
+    expect(bad.body.errorCount).toBeGreaterThan(1000);
+    expect(bad.body.errors[0]).toMatchObject({ row: 2 });
   });
 
   it('is for sellers only', async () => {

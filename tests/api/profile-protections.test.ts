@@ -89,6 +89,14 @@ describe('names with hidden or direction-changing characters', () => {
     'Pri\uFEFFya',
     'Ra\u00ADvi',
     '\u200CRavi',
+    // Control characters (#34): line breaks that forge log or notification lines, BEL, terminal escapes, C1.
+    'Ravi\rKumar',
+    'Ravi\nAdmin: approved',
+    'Ravi\u0007',
+    'Ravi\u001b[31mKumar',
+    'Ravi\tKumar',
+    'Ravi\u0085Kumar',
+    'Ravi\u007FKumar',
   ];
 
   it('are refused for display names, full names, shop names and order names', async () => {

@@ -5,6 +5,7 @@ import { toNumber } from '../../db/connection';
 import { generateBulkData } from '../../api/src/seeds/bulk';
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../api/src/seeds/demo';
 import { startTestApi, type TestApi } from '../support/api';
+import { signIn } from './checkout-support';
 
 const GSTIN = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const toPaise = (v: unknown) => Math.round(toNumber(v) * 100);
@@ -156,4 +157,70 @@ describe('bulk generator', () => {
     // A second run on the same database does not collide with the first.
     await generateBulkData(api.db.knex, { products: 5, sellers: 1 });
   }, 120_000);
+});
+
+describe('demo orders follow the payment model (#34)', () => {
+  it('gives every paid online order an applied gateway payment, so its shop can cancel and refund it', async () => {
+    const paid = (await api.db
+      .knex('orders')
+      .whereNot({ payment_method: 'cash_on_delivery' })
+      .where({ payment_status: 'paid' })
+      .where('checkout_ref', 'like', 'demo-checkout-%')
+      .select('id', 'seller_id', 'status', 'gateway_order_id')) as {
+      id: number;
+      seller_id: number;
+      status: string;
+      gateway_order_id: string | null;
+    }[];
+    expect(paid.length).toBeGreaterThan(0);
+    for (const order of paid) {
+      const payment = await api.db
+        .knex('gateway_payments')
+        .where({ gateway_order_id: order.gateway_order_id ?? '', applied: true })
+        .first();
+      expect(payment, `order ${order.id}`).toBeTruthy();
+    }
+    const open = paid.find((o) => o.status === 'pending' || o.status === 'confirmed')!;
+    const seller = await signIn(api, { id: open.seller_id });
+    const res = await seller.post<{ order: { status: string; paymentStatus: string } }>(
+      '/_api/orders/update-status',
+      { orderId: open.id, status: 'cancelled' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.order).toMatchObject({ status: 'cancelled', paymentStatus: 'refunded' });
+  });
+
+  it('answers a clear 409 (never a 500) for an order marked paid without a gateway payment, changing nothing', async () => {
+    // Made the way the old demo data was: marked paid, no payment behind it.
+    const [made] = (await api.db
+      .knex('orders')
+      .insert({
+        customer_id: (await api.db.knex('users').where({ role: 'customer' }).first('id')).id,
+        seller_id: (await api.db.knex('seller_profiles').first('user_id')).user_id,
+        checkout_ref: 'no-payment',
+        status: 'confirmed',
+        subtotal: '500.00',
+        total_amount: '500.00',
+        customer_name: 'Priya Raman',
+        customer_phone: '9840098400',
+        shipping_address: '21 Luz Church Road',
+        city: 'Chennai',
+        state: 'Tamil Nadu',
+        pin_code: '600004',
+        payment_method: 'upi',
+        payment_status: 'paid',
+      })
+      .returning(['id', 'seller_id'])) as { id: number; seller_id: number }[];
+    const seller = await signIn(api, { id: made.seller_id });
+    const res = await seller.post<{ code?: string; error?: string }>('/_api/orders/update-status', {
+      orderId: made.id,
+      status: 'cancelled',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'no_payment_to_refund' });
+    expect(await api.db.knex('orders').where({ id: made.id }).first('status', 'payment_status')).toEqual({
+      status: 'confirmed',
+      payment_status: 'paid',
+    });
+  });
 });

@@ -156,3 +156,60 @@ describe('GET /_api/video/ice-servers: the caller prepares while the call rings'
     expect((await p.asCustomer.get('/_api/video/ice-servers?callId=abc')).status).toBe(400);
   });
 });
+
+describe('relay credentials live no longer than their purpose (#34)', () => {
+  const expiryOf = (body: { iceServers: unknown[] }) =>
+    Number((body.iceServers[1] as Credential).username.split(':')[0]);
+
+  it('gives a ringing call’s caller credentials for the rest of the ring only; an accepted call’s participants the configured life, renewed while it lives', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const now = () => Math.floor(api.clock.now().getTime() / 1000);
+    const ringing = await p.asCustomer.get<{ iceServers: unknown[]; ttlSeconds?: number }>(
+      `/_api/video/ice-servers?callId=${callId}`,
+    );
+    expect(ringing.status).toBe(200);
+    // The ring lasts CALL_RING_TIMEOUT_MS (30 s): the credential lives about that long (plus 15 s), not an hour.
+    const ringLife = expiryOf(ringing.body) - now();
+    expect(ringLife).toBeGreaterThan(0);
+    expect(ringLife).toBeLessThanOrEqual(46);
+    expect(ringing.body.ttlSeconds).toBeLessThanOrEqual(46);
+
+    await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
+    for (const client of [p.asCustomer, p.asSeller]) {
+      const live = await client.get<{ iceServers: unknown[]; ttlSeconds?: number }>(
+        `/_api/video/ice-servers?callId=${callId}`,
+      );
+      expect(live.status).toBe(200);
+      expect(live.body.ttlSeconds).toBe(900);
+      expect(expiryOf(live.body) - now()).toBeGreaterThanOrEqual(899);
+    }
+    // Later in the call, a renewal runs from then.
+    api.clock.advance(600_000);
+    const renewed = await p.asCustomer.get<{ iceServers: unknown[] }>(
+      `/_api/video/ice-servers?callId=${callId}`,
+    );
+    expect(expiryOf(renewed.body) - now()).toBeGreaterThanOrEqual(899);
+    await p.asCustomer.post('/_api/call/end', { callId });
+    expect((await p.asCustomer.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(409);
+  });
+
+  it('bounds the ICE endpoint per user (ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE, default 20)', async () => {
+    const p = await callParties(api);
+    const callId = await activeCall(p);
+    let ok = 0;
+    let refused: { status: number; body: { code?: string } } | undefined;
+    for (let i = 0; i < 25 && !refused; i++) {
+      const res = await p.asCustomer.get<{ code?: string }>(`/_api/video/ice-servers?callId=${callId}`);
+      if (res.status === 200) ok++;
+      else refused = res;
+    }
+    expect(ok).toBe(20);
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.code).toBe('too_many_ice_requests');
+    // The other participant has their own bound.
+    expect((await p.asSeller.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(200);
+    api.clock.advance(61_000);
+    expect((await p.asCustomer.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(200);
+  });
+});

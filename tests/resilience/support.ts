@@ -147,9 +147,11 @@ export async function startServer(
       LOG_LEVEL: 'error',
       HOST: '127.0.0.1',
       PORT: String(port),
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       SEED_DEMO: 'false',
       // A few customers stand in for many, each checking out again and again: lift the unpaid-order cap.
       UNPAID_ORDERS_MAX_PER_CUSTOMER: '100000',
+      UNPAID_UNITS_MAX_PER_PRODUCT: '100000',
       // No balancer in front unless a test puts one there: stopping need not wait for one to notice.
       SHUTDOWN_DRAIN_MS: '0',
       ...env,

@@ -100,6 +100,19 @@ export function selfOrigin(ctx: Context, publicOrigin?: string): string {
 }
 
 /**
+ * The origin the site names itself by in canonical links, og:url, sitemap.xml and robots.txt (all cacheable):
+ * PUBLIC_ORIGIN, required in production. Without it (development, tests), the address this server's socket is
+ * bound to, never the request's Host header, which any client writes as it likes.
+ */
+export function siteOrigin(ctx: Context, publicOrigin?: string): string {
+  if (publicOrigin) return publicOrigin.replace(/\/$/, '');
+  const socket = ctx.req.socket;
+  const address = (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${socket.localPort ?? ''}`;
+}
+
+/**
  * State-changing API requests must be JSON and same-origin. Cross-site forms cannot send JSON without a
  * preflight, and the Origin (or Sec-Fetch-Site) check refuses what a hostile page could still send.
  */

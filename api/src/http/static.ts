@@ -4,7 +4,7 @@ import type { Next } from 'koa';
 import send from 'koa-send';
 import { pageHead, headHtml, robotsTxt, sitemapXml } from '../features/catalog/seo';
 import type { AppContext } from './context';
-import { selfOrigin } from './security';
+import { siteOrigin } from './security';
 import { pageRenderer } from './ssr';
 
 /** The shell's own title and description, replaced by a product's or a shop's tags (features/catalog/seo.ts). */
@@ -27,7 +27,7 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
     ) {
       return next();
     }
-    const origin = selfOrigin(ctx, ctx.deps.config.publicOrigin);
+    const origin = siteOrigin(ctx, ctx.deps.config.publicOrigin);
     if (ctx.path === '/robots.txt') {
       ctx.type = 'text/plain';
       ctx.set('Cache-Control', 'public, max-age=3600');

@@ -527,6 +527,29 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
       const gstTotal = lines.reduce((sum, l) => sum + toPaise(l.p.gst_amount) * l.qty, 0);
       const method = methods[n % methods.length];
       const createdAt = new Date(now - (60 - n * 9) * DAY_MS);
+      // An online order is paid only through the gateway (docs/product-rules.md "Payments"): a paid demo order has
+      // its gateway order and applied payment, so cancelling it refunds that payment like any other.
+      const paidOnline = method !== 'cash_on_delivery' && status !== 'cancelled';
+      const gatewayOrderId = paidOnline ? `order_demo${n + 1}` : null;
+      if (gatewayOrderId) {
+        await trx('gateway_orders').insert({
+          gateway_order_id: gatewayOrderId,
+          customer_id: ids.customer,
+          checkout_ref: `demo-checkout-${n + 1}`,
+          amount_paise: subtotal,
+          status: 'paid',
+          created_at: createdAt,
+        });
+        await trx('gateway_payments').insert({
+          gateway_payment_id: `pay_demo${n + 1}`,
+          gateway_order_id: gatewayOrderId,
+          status: 'captured',
+          amount_paise: subtotal,
+          method,
+          applied: true,
+          created_at: createdAt,
+        });
+      }
       const [order] = (await trx('orders')
         .insert({
           customer_id: ids.customer,
@@ -553,14 +576,25 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
                 ? 'refunded'
                 : 'paid',
           stock_restored: status === 'cancelled',
+          gateway_order_id: gatewayOrderId,
           paid_at:
             status !== 'cancelled' && (status === 'delivered' || method !== 'cash_on_delivery')
               ? new Date(createdAt.getTime() + 2 * DAY_MS)
               : null,
           created_at: createdAt,
           updated_at: new Date(createdAt.getTime() + 2 * DAY_MS),
+          delivered_at: status === 'delivered' ? new Date(createdAt.getTime() + 2 * DAY_MS) : null,
         })
         .returning('id')) as { id: number }[];
+      if (gatewayOrderId)
+        await trx('ledger_entries').insert({
+          seller_id: sellerId,
+          order_id: order.id,
+          kind: 'sale',
+          amount_paise: subtotal,
+          commission_paise: 0,
+          created_at: createdAt,
+        });
       await trx('order_items').insert(
         lines.map((l) => {
           const img = images.get(`${l.p.category}:${l.p.material}`)!;

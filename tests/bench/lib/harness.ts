@@ -184,10 +184,12 @@ export async function startServer(
         LOG_LEVEL: 'warn',
         HOST: '127.0.0.1',
         PORT: String(port),
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
         // The load comes from one address and a few dozen accounts standing in for thousands of clients: the
         // per-address search bound and the cap on a customer's unpaid orders would refuse it (docs/security.md).
         SEARCH_LIMIT_PER_IP_PER_MINUTE: '1000000000',
         UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000',
+        UNPAID_UNITS_MAX_PER_PRODUCT: '1000000',
         ...env,
       },
       // BENCH_SERVER_STDOUT=1 shows the server's JSON log lines (the stack behind a 500 during a run).

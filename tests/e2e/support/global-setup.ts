@@ -38,6 +38,7 @@ async function startE2eServer(): Promise<E2eServer> {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
     PAN_ENCRYPTION_KEY: 'e2'.repeat(32),

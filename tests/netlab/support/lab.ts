@@ -349,6 +349,7 @@ export function buildLab(): Lab {
             PAN_ENCRYPTION_KEY: 'e2'.repeat(32),
             HOST: PUBLIC_IP,
             PORT: String(API_PORT),
+            PUBLIC_ORIGIN: `http://${PUBLIC_IP}:${API_PORT}`,
             DATA_DIR: dataDir,
             DATABASE_URL: '',
             LOG_LEVEL: 'warn',

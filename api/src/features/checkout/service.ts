@@ -4,7 +4,7 @@ import { insufficientStockMessage } from '../../../contract/cart';
 import { CHECKOUT_MESSAGES, type CheckoutData, type CheckoutResponse } from '../../../contract/checkout';
 import { hotQuery } from '../../../../db/connection';
 import type { AppDeps } from '../../http/context';
-import { AppError, badRequest, conflict } from '../../http/errors';
+import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors';
 import { queryWithSession, type SessionRow } from '../../http/session';
 import { HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
 import { INVOICE_CTES, invoiceBindings } from '../invoices/service';
@@ -94,6 +94,15 @@ const CHECKOUT_CTES = `customer as (
        select count(*)::int as n from orders o join customer c on c.id = o.customer_id
         where o.status in ('pending', 'confirmed') and o.payment_status in ('pending', 'failed', 'cash_due')
           and (o.status = 'pending' or o.payment_status <> 'cash_due')
+     ), unpaid_units as (
+       select oi.product_id, sum(oi.quantity)::int as units
+         from orders o join customer c on c.id = o.customer_id join order_items oi on oi.order_id = o.id
+        where o.status in ('pending', 'confirmed') and o.payment_status in ('pending', 'failed', 'cash_due')
+          and (o.status = 'pending' or o.payment_status <> 'cash_due')
+        group by oi.product_id
+     ), lapses as (
+       select count(*)::int as n, max(o.lapsed_at) as last from orders o join customer c on c.id = o.customer_id
+        where o.lapsed_at > ?::timestamptz - interval '24 hours'
      ), existing as (
        select k.id, k.request_hash, k.state, k.response_status, k.response_body,
               k.created_at < now() - make_interval(secs => ?) as stale
@@ -133,9 +142,12 @@ const CHECKOUT_CTES = `customer as (
      ), ok as (
        select count(*) > 0 and count(*) = (select count(*) from cart)
               and bool_and(l.buyable and (l.stock_quantity is null or l.stock_quantity >= c.quantity - c.use))
+              and bool_and(l.stock_quantity is null or c.quantity - c.use + coalesce(u.units, 0) <= ?)
               and (select cod_offered and cash_ok and pan_ok from rules)
-              and (select n from unpaid) < ? as ok
-         from lines c join locked l on l.id = c.product_id
+              and (select n from unpaid) < ?
+              and (select lp.n <= ? or lp.last + make_interval(secs => least(86400, ? * power(2, lp.n - ? - 1))) <= ?
+                     from lapses lp) as ok
+         from lines c join locked l on l.id = c.product_id left join unpaid_units u on u.product_id = c.product_id
      ), claim as (
        insert into idempotency_keys (user_id, scope, key, request_hash, state, response_status, response_body)
        select c.id, '${SCOPE}', ?, ?, 'completed', 201, jsonb_build_object('checkoutRef', ?::text)
@@ -202,6 +214,7 @@ const CHECKOUT_CTES = `customer as (
 const CHECKOUT_SELECT = `select x.*,
             (select array_agg(o.id order by o.seller_id) from o) as order_ids,
             (select n from unpaid) as unpaid_open,
+            (select n from lapses) as lapses, (select last from lapses) as last_lapse,
             (select cod_offered from rules) as cod_offered, (select cash_ok from rules) as cash_ok,
             (select pan_ok from rules) as pan_ok, (select no_cod_shop from rules) as no_cod_shop,
             (select count(*) from items)::int as item_count,
@@ -215,12 +228,14 @@ const CHECKOUT_SELECT = `select x.*,
        from (
          select 'key' as kind, e.id as key_id, e.request_hash, e.state, e.response_status, e.response_body,
                 e.stale, null::int as product_id, null::int as quantity, null::text as name,
-                null::int as stock_quantity, null::boolean as buyable, null::int as held
+                null::int as stock_quantity, null::boolean as buyable, null::int as held,
+                null::int as unpaid_units
            from existing e
          union all
          select 'line', null, null, null, null, null, null, c.product_id, c.quantity, l.name, l.stock_quantity,
-                l.buyable, ln.use
+                l.buyable, ln.use, coalesce(u.units, 0)
            from cart c left join locked l on l.id = c.product_id left join lines ln on ln.id = c.id
+                left join unpaid_units u on u.product_id = c.product_id
        ) x`;
 
 interface CheckoutRow {
@@ -241,6 +256,11 @@ interface CheckoutRow {
   order_ids: number[] | null;
   item_count: number | null;
   unpaid_open: number | null;
+  /** The customer's orders that lapsed unpaid in the last 24 hours, and the latest lapse. */
+  lapses: number | null;
+  last_lapse: Date | string | null;
+  /** Units of the line's product in the customer's open unpaid orders. */
+  unpaid_units: number | null;
   cod_offered: boolean | null;
   cash_ok: boolean | null;
   pan_ok: boolean | null;
@@ -335,6 +355,7 @@ export async function checkoutWithSession(
   const { db } = deps;
   const hash = checkoutRequestHash(input);
   const maxUnpaid = deps.config.unpaidOrders.maxPerCustomer;
+  const { maxUnitsPerProduct, freeLapses, lapseWaitMs } = deps.config.unpaidOrders;
   // Online payment needs a gateway (production without keys has none: cash on delivery only).
   if (isOnlinePayment(input.paymentMethod) && !deps.payments) {
     throw badRequest(PAYMENT_MESSAGES.onlineUnavailable, 'online_payment_unavailable', [
@@ -355,6 +376,7 @@ export async function checkoutWithSession(
         'checkout_place',
         { ctes: CHECKOUT_CTES, select: CHECKOUT_SELECT, orderBy: 'r.kind, r.product_id' },
         [
+          now,
           STALE_CLAIM_SECONDS,
           idempotencyKey,
           now,
@@ -363,7 +385,12 @@ export async function checkoutWithSession(
           LARGE_ORDER_PAISE,
           LARGE_ORDER_PAISE,
           !!input.buyerPan,
+          maxUnitsPerProduct,
           maxUnpaid,
+          freeLapses,
+          lapseWaitMs / 1000,
+          freeLapses,
+          now,
           idempotencyKey,
           hash,
           checkoutRef,
@@ -431,6 +458,33 @@ export async function checkoutWithSession(
             CHECKOUT_MESSAGES.tooManyUnpaid.replace('{n}', String(maxUnpaid)),
             'too_many_unpaid_orders',
           );
+        }
+        // Orders that keep lapsing unpaid: the next checkout waits, longer after each lapse (docs/security.md).
+        const lapses = rows[0]?.lapses ?? 0;
+        if (lines.length > 0 && lapses > freeLapses && rows[0].last_lapse) {
+          const waitMs = Math.min(86_400_000, lapseWaitMs * 2 ** (lapses - freeLapses - 1));
+          const until = new Date(rows[0].last_lapse).getTime() + waitMs;
+          const leftMs = until - deps.clock.now().getTime();
+          if (leftMs > 0) {
+            throw tooManyRequests(
+              CHECKOUT_MESSAGES.lapsedUnpaid.replace('{minutes}', String(Math.ceil(leftMs / 60_000))),
+              Math.ceil(leftMs / 1000),
+              'unpaid_orders_lapsed',
+            );
+          }
+        }
+        // No more than UNPAID_UNITS_MAX_PER_PRODUCT units of one product in unpaid orders.
+        for (const line of lines) {
+          if (line.stock_quantity === null || line.quantity === null) continue;
+          const units = line.quantity - (line.held ?? 0) + (line.unpaid_units ?? 0);
+          if (units > maxUnitsPerProduct) {
+            const text = CHECKOUT_MESSAGES.tooManyUnits
+              .replace('{n}', String(maxUnitsPerProduct))
+              .replace('{name}', line.name ?? `#${line.product_id}`);
+            throw new AppError(409, 'too_many_unpaid_units', text, [
+              { path: `product.${line.product_id}`, message: text },
+            ]);
+          }
         }
         // Payment rules (docs/product-rules.md "Payments"): cash on delivery offered, under the cash limit; PAN.
         const first0 = rows[0];

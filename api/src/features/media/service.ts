@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Knex } from 'knex';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
 import pLimit from 'p-limit';
 import {
@@ -410,7 +411,70 @@ export async function deriveVariant(db: Knex, key: string): Promise<MediaObject 
 }
 
 /**
- * Stores a certificate file (docs/product-rules.md §10): a PDF as it came (its bytes must be a PDF), an image
+ * Keys of a PDF dictionary that make a viewer act: scripts (/JS, /JavaScript), actions run on opening or on events
+ * (/OpenAction, /AA), launching programs (/Launch), forms that submit or import (/SubmitForm, /ImportData), files
+ * carried inside (/EmbeddedFile(s), /RichMedia) and XFA forms (/XFA), which carry scripts of their own.
+ */
+const ACTIVE_PDF_KEYS = new Set([
+  'JS',
+  'JavaScript',
+  'OpenAction',
+  'AA',
+  'Launch',
+  'SubmitForm',
+  'ImportData',
+  'EmbeddedFile',
+  'EmbeddedFiles',
+  'RichMedia',
+  'XFA',
+]);
+const ACTIVE_PDF_ACTIONS = new Set(['JavaScript', 'Launch', 'SubmitForm', 'ImportData', 'RichMediaExecute']);
+
+/**
+ * True when the bytes parse as a PDF (pdf-lib, objects in object streams included) and no object of it holds a
+ * script, an automatic or event action, a launch, a form submission or an embedded file. A certificate needs none
+ * of them; one that has any is refused rather than rewritten.
+ */
+export async function isInertPdf(bytes: Buffer): Promise<boolean> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      throwOnInvalidObject: true,
+      updateMetadata: false,
+    });
+  } catch {
+    return false;
+  }
+  const active = (dict: PDFDict): boolean => {
+    for (const [key, value] of dict.entries()) {
+      if (ACTIVE_PDF_KEYS.has(key.decodeText())) return true;
+      if (key.decodeText() === 'S' && value instanceof PDFName && ACTIVE_PDF_ACTIONS.has(value.decodeText()))
+        return true;
+      if (value instanceof PDFDict && active(value)) return true;
+      if (value instanceof PDFArray)
+        for (const item of value.asArray()) if (item instanceof PDFDict && active(item)) return true;
+    }
+    return false;
+  };
+  try {
+    // A file with no document catalog is not a PDF, whatever its first bytes say.
+    const root = doc.context.trailerInfo.Root ? doc.context.lookup(doc.context.trailerInfo.Root) : undefined;
+    if (!(root instanceof PDFDict)) return false;
+    for (const [, object] of doc.context.enumerateIndirectObjects()) {
+      const dict = object instanceof PDFDict ? object : object instanceof PDFStream ? object.dict : undefined;
+      if (dict && active(dict)) return false;
+    }
+    return !active(root);
+  } catch {
+    // Nesting too deep to walk, or an object pdf-lib cannot read: not a file we store.
+    return false;
+  }
+}
+
+/**
+ * Stores a certificate file (docs/product-rules.md §10): a PDF as it came (it must parse as a PDF and hold no
+ * script or action, see isInertPdf), an image
  * as an image's detail rendition. Returns its /media/ path.
  */
 export async function storeCertificate(db: Knex, dataUri: string): Promise<string> {
@@ -432,6 +496,8 @@ export async function storeCertificate(db: Knex, dataUri: string): Promise<strin
     bytes.subarray(0, 5).toString('latin1') !== '%PDF-'
   )
     throw refused();
+  // It must parse as a PDF, and carry nothing a viewer would run (docs/security.md).
+  if (!(await isInertPdf(bytes))) throw refused();
   const key = `${crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-certificate.pdf`;
   await db('media')
     .insert({ key, content_type: 'application/pdf', byte_size: bytes.length, data: bytes })

@@ -53,7 +53,13 @@ export const ordersFeature: Feature = (router, { deps, background }) => {
   endpoint(router, R.orderStatusUpdate, {
     input: OrderStatusUpdateSchema,
     handle: async (deps, user, { orderId, status }) => {
-      const { order, refundRequested } = await updateOrderStatus(deps.db, user, orderId, status);
+      const { order, refundRequested } = await updateOrderStatus(
+        deps.db,
+        user,
+        orderId,
+        status,
+        deps.clock.now(),
+      );
       // A cancellation puts stock back: the catalogue answers showing these products are dropped.
       deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));
       if (!refundRequested) return { success: true as const, order };

@@ -209,6 +209,7 @@ export async function updateOrderStatus(
   seller: OrderViewer,
   orderId: number,
   to: string,
+  now: Date = new Date(),
 ): Promise<{ order: Order; refundRequested: boolean }> {
   if (!(ORDER_STATUSES as readonly string[]).includes(to)) {
     throw badRequest(ORDER_MESSAGES.statusInvalid);
@@ -253,6 +254,7 @@ export async function updateOrderStatus(
       (await trx.raw(
         `update orders
             set status = ?, updated_at = now(),
+                delivered_at = case when ? = 'delivered' then ?::timestamptz else delivered_at end,
                 stock_restored = case when ? then true else stock_restored end,
                 payment_status = case when ? then 'cash_collected' when ? then 'refunded' else payment_status end,
                 paid_at = case when ? then now() else paid_at end
@@ -260,6 +262,8 @@ export async function updateOrderStatus(
           returning id`,
         [
           target,
+          target,
+          now,
           cancelling,
           cashCollected,
           refunding,
@@ -289,7 +293,10 @@ export async function updateOrderStatus(
           [orderId, row.total_amount, row.gateway_order_id],
         )) as { rows: { id: number }[] }
       ).rows;
-      if (inserted.length !== 1) throw new Error(`order ${orderId}: paid, but no applied payment to refund`);
+      // Marked paid without a payment through the gateway: nothing can be refunded automatically. Nothing changes
+      // (the transaction rolls back) and the shop is told so, never a 500.
+      if (inserted.length !== 1)
+        throw new AppError(409, 'no_payment_to_refund', PAYMENT_MESSAGES.noPaymentToRefund);
       await recordRefund(trx, orderId);
       refundRequested = true;
     }
@@ -417,12 +424,13 @@ export async function releaseUnpaidOrders(
       }
       const updated = (
         (await trx.raw(
-          `update orders set status = 'cancelled', updated_at = now(), stock_restored = true
+          `update orders set status = 'cancelled', updated_at = now(), stock_restored = true,
+                  lapsed_at = case when payment_status in ('pending', 'failed') then ?::timestamptz end
             where id = ? and stock_restored = false
               and ((status in ('pending', 'confirmed') and payment_status in ('pending', 'failed') and pay_before <= ?)
                 or (status = 'pending' and payment_status = 'cash_due' and created_at < ?))
             returning id`,
-          [id, now, cutoff],
+          [now, id, now, cutoff],
         )) as { rows: { id: number }[] }
       ).rows;
       if (updated.length === 0) return;

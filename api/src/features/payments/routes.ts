@@ -6,7 +6,7 @@ import {
   VerifyPaymentSchema,
 } from '../../../contract/payments';
 import { API_ROUTES as R } from '../../../contract/routes';
-import type { Feature } from '../../http/context';
+import type { AppDeps, Feature } from '../../http/context';
 import { endpoint, rawEndpoint } from '../../http/endpoint';
 import { notFound } from '../../http/errors';
 import { adminLedger, recordPayout, sellerLedger } from './ledger';
@@ -64,14 +64,21 @@ export const paymentsFeature: Feature = (router, { deps, background }) => {
     },
   });
 
+  const payoutRule = (deps: AppDeps) => ({
+    now: deps.clock.now(),
+    returnWindowMs: deps.config.payments.returnWindowMs,
+  });
   endpoint(router, R.sellerLedger, {
-    handle: (deps, user) => sellerLedger(deps.db, user.id, deps.config.payments.commissionBasisPoints),
+    handle: (deps, user) =>
+      sellerLedger(deps.db, user.id, deps.config.payments.commissionBasisPoints, payoutRule(deps)),
   });
   endpoint(router, R.adminLedger, {
-    handle: (deps) => adminLedger(deps.db, deps.config.payments.commissionBasisPoints),
+    handle: (deps) => adminLedger(deps.db, deps.config.payments.commissionBasisPoints, payoutRule(deps)),
   });
   endpoint(router, R.adminPayout, {
     input: PayoutSchema,
-    handle: async (deps, user, input) => ({ ledger: await recordPayout(deps.db, user.id, input) }),
+    handle: async (deps, user, input) => ({
+      ledger: await recordPayout(deps.db, user.id, input, payoutRule(deps)),
+    }),
   });
 };

@@ -19,7 +19,7 @@ import { SELLING_ERROR_CODES, SELLING_MESSAGES } from '../../../contract/call-se
 import { SELLER_MESSAGES } from '../../../contract/sellers';
 import type { HoursRange } from '../../../contract/shop-hours';
 import type { AppDeps, SessionUser } from '../../http/context';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../http/errors';
 import { initiateCall } from '../calls/service';
 import { pushAppointmentNotice } from '../push/service';
 import { ringCustomer } from './callbacks';
@@ -248,6 +248,24 @@ export async function bookAppointment(
       .where({ customer_id: customer.id, seller_id: input.sellerId, status: 'booked' })
       .first('id');
     if (mine) throw conflict(MSG.alreadyBooked, CODES.alreadyBooked);
+    // Each booking notifies the jeweller: cancelled ones count too, so book → cancel cannot repeat.
+    const { bookingsPerDay, bookingsPerShopPerDay } = deps.config.schedule;
+    const recent = (await trx('appointments')
+      .where({ customer_id: customer.id })
+      .where('created_at', '>', new Date(now.getTime() - 86_400_000))
+      .select('seller_id')) as { seller_id: number }[];
+    if (recent.filter((r) => r.seller_id === input.sellerId).length >= bookingsPerShopPerDay)
+      throw tooManyRequests(
+        MSG.tooManyShopBookings.replace('{n}', String(bookingsPerShopPerDay)),
+        3600,
+        CODES.tooManyBookings,
+      );
+    if (recent.length >= bookingsPerDay)
+      throw tooManyRequests(
+        MSG.tooManyBookings.replace('{n}', String(bookingsPerDay)),
+        3600,
+        CODES.tooManyBookings,
+      );
     const slot = (await shopSlots(trx, shop, now)).find((s) => Date.parse(s.startsAt) === startsAt.getTime());
     if (!slot) {
       // Still a slot of its hours, but taken: say so; anything else is not a slot at all.

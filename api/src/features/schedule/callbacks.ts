@@ -18,7 +18,7 @@ import {
 import { SELLING_ERROR_CODES, SELLING_MESSAGES } from '../../../contract/call-selling';
 import { LIVE_CALL_STATUSES } from '../../../contract/constants';
 import type { AppDeps, SessionUser } from '../../http/context';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound, tooManyRequests } from '../../http/errors';
 import { endAbandonedCalls, expireUnansweredCalls } from '../calls/service';
 import { loadCallProduct, loadCallProducts } from '../selling/products';
 import {
@@ -134,6 +134,14 @@ export async function createCallback(
   )
     throw badRequest(MSG.timeInPast, 'callback_time_invalid');
   await expireCallbacks(db, now, { userId: customer.id });
+  // Each request rings the jeweller's phone: withdrawn ones count too, so create → withdraw cannot repeat.
+  const perDay = deps.config.schedule.callbacksPerShopPerDay;
+  const today = (await db('callback_requests')
+    .where({ customer_id: customer.id, seller_id: input.sellerId })
+    .where('created_at', '>', new Date(now.getTime() - 24 * HOUR))
+    .count({ n: '*' })) as { n: string | number }[];
+  if (Number(today[0]?.n ?? 0) >= perDay)
+    throw tooManyRequests(MSG.tooMany.replace('{n}', String(perDay)), 3600, CODES.tooMany);
   let id: number;
   try {
     [{ id }] = (await db('callback_requests')
@@ -182,8 +190,13 @@ export async function callbackQueue(deps: Deps, seller: SessionUser): Promise<Ca
   await expireCallbacks(deps.db, now, { userId: seller.id });
   const rows = (await withNames(deps.db)
     .where('r.seller_id', seller.id)
+    // A withdrawn request is the customer's change of mind, not the jeweller's work: never in the queue.
     .where((w) =>
-      w.where('r.status', 'open').orWhere('r.closed_at', '>', new Date(now.getTime() - 24 * HOUR)),
+      w
+        .where('r.status', 'open')
+        .orWhere((c) =>
+          c.where('r.closed_at', '>', new Date(now.getTime() - 24 * HOUR)).whereNot('r.status', 'withdrawn'),
+        ),
     )
     .orderByRaw(`(r.status = 'open') desc, r.created_at asc, r.id asc`)
     .limit(100)) as RequestRow[];

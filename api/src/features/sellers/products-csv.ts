@@ -1,9 +1,11 @@
-import { parse } from 'csv-parse/sync';
+import { parse as parseStream, type CastingContext } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import {
   CSV_LIST_SEPARATORS,
+  MAX_IMPORT_COLUMNS,
+  MAX_IMPORT_ERRORS,
   MAX_IMPORT_ROWS,
   PRODUCT_CSV_COLUMNS,
   PRODUCT_CSV_MESSAGES as M,
@@ -19,7 +21,8 @@ import {
   type ProductUpdateInput,
 } from '../../../contract/products';
 import type { SessionUser } from '../../http/context';
-import { AppError, badRequest } from '../../http/errors';
+import { AppError, badRequest, forbidden } from '../../http/errors';
+import { findProfileByUser } from './service';
 import { createProduct, PRODUCT_COLUMNS, updateProduct, type ProductImageOptions } from './product-service';
 
 /** The byte-order mark: spreadsheet programs read the file as UTF-8 (Tamil names, ₹) only with it. */
@@ -27,6 +30,16 @@ const BOM = '\uFEFF';
 
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
+
+/**
+ * A cell a spreadsheet would run as a formula (it starts with =, +, -, @, tab or CR) is written with a leading
+ * apostrophe, as OWASP advises for CSV injection: the spreadsheet shows it as text. An import takes the apostrophe
+ * off again, so an exported file imports unchanged.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export const neutraliseCell = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
+const restoreCell = (value: string) =>
+  value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
 
 /** The shop's live products as CSV, one row each in id order, with the columns of PRODUCT_CSV_COLUMNS. */
 export async function exportProductsCsv(db: Knex, user: SessionUser): Promise<string> {
@@ -49,9 +62,11 @@ export async function exportProductsCsv(db: Knex, user: SessionUser): Promise<st
       const value = r[column];
       if (value === null || value === undefined) return '';
       if (column === 'sizeAvailable')
-        return (JSON.parse(String(value)) as string[]).join(CSV_LIST_SEPARATORS.sizeAvailable);
+        return neutraliseCell(
+          (JSON.parse(String(value)) as string[]).join(CSV_LIST_SEPARATORS.sizeAvailable),
+        );
       if (column === 'isCustomMade') return value === 'true' ? 'yes' : 'no';
-      return String(value);
+      return neutraliseCell(String(value));
     }),
   );
   return BOM + stringify([[...PRODUCT_CSV_COLUMNS], ...records]);
@@ -67,7 +82,7 @@ function toInput(cells: Map<ProductCsvColumn, Cell>, updating: boolean): Record<
     if (column === 'id') continue;
     // A rate-linked product's price follows the shop's rate: the exported price is for reading only.
     if (column === 'price' && rate) continue;
-    const text = raw?.trim() ?? '';
+    const text = restoreCell(raw?.trim() ?? '');
     if (text === '') {
       if (updating && !REQUIRED_CSV_COLUMNS.includes(column) && column !== 'pricingMode')
         input[column] = null;
@@ -97,6 +112,80 @@ function rowErrors(row: number, error: z.ZodError): ProductCsvRowError[] {
   });
 }
 
+/** Characters parsed between two turns of the event loop: other requests run while a large file is read. */
+const PARSE_CHUNK_CHARS = 64 * 1024;
+
+class TooManyCells extends Error {
+  constructor(readonly row: number) {
+    super('too many cells');
+  }
+}
+
+/**
+ * Parses the file in chunks, yielding to the event loop between them, and stops at the first row with more than
+ * MAX_IMPORT_COLUMNS cells or past MAX_IMPORT_ROWS products: the work is bounded by the file's size (≤ 2 MB) and no
+ * chunk holds the process for long.
+ */
+async function parseCsv(csv: string): Promise<string[][]> {
+  const records: string[][] = [];
+  let failure: unknown;
+  const parser = parseStream({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    to: MAX_IMPORT_ROWS + 2,
+    cast: (value: string, context: CastingContext) => {
+      if (context.index >= MAX_IMPORT_COLUMNS) throw new TooManyCells(context.lines);
+      return value;
+    },
+  });
+  parser.on('readable', () => {
+    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null)
+      records.push(r);
+  });
+  const finished = new Promise<void>((resolve) => {
+    parser.on('end', resolve);
+    parser.on('error', (err) => {
+      failure = err;
+      resolve();
+    });
+  });
+  // The parser ends itself after `to` records, or stops at an error.
+  const stopped = () => failure !== undefined || parser.writableEnded || parser.destroyed;
+  for (let at = 0; at < csv.length && !stopped(); at += PARSE_CHUNK_CHARS) {
+    parser.write(csv.slice(at, at + PARSE_CHUNK_CHARS));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!stopped()) parser.end();
+  await finished;
+  if (failure !== undefined) {
+    // csv-parse wraps an error thrown by `cast`; find ours.
+    const cause = (failure as { cause?: unknown }).cause ?? failure;
+    if (cause instanceof TooManyCells || failure instanceof TooManyCells) {
+      const row = cause instanceof TooManyCells ? cause.row : (failure as TooManyCells).row;
+      throw badRequest(fill(M.tooManyColumns, { row: String(row) }), 'csv_too_many_columns');
+    }
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw badRequest(fill(M.unreadable, { reason }), 'csv_unreadable');
+  }
+  return records;
+}
+
+/** The problems of an import: the first MAX_IMPORT_ERRORS are kept, the rest only counted. */
+class Problems {
+  readonly list: ProductCsvRowError[] = [];
+  count = 0;
+  push(...errors: ProductCsvRowError[]) {
+    for (const e of errors) {
+      if (this.list.length < MAX_IMPORT_ERRORS) this.list.push(e);
+      this.count++;
+    }
+  }
+  answer(): ProductImportResponse {
+    return { created: 0, updated: 0, errors: this.list, errorCount: this.count };
+  }
+}
+
 type Planned =
   | { row: number; kind: 'create'; input: ProductCreateInput }
   | { row: number; kind: 'update'; input: ProductUpdateInput };
@@ -113,18 +202,16 @@ export async function importProductsCsv(
   now: Date,
   images: ProductImageOptions,
 ): Promise<ProductImportResponse> {
-  let records: string[][];
-  try {
-    records = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw badRequest(fill(M.unreadable, { reason }), 'csv_unreadable');
-  }
+  // Importing writes up to a thousand products at once: only an approved shop may (an admin into their own).
+  const profile = await findProfileByUser(db, user.id);
+  if (user.role !== 'admin' && profile?.is_approved !== true)
+    throw forbidden(M.shopNotApproved, 'shop_not_approved');
+  const records = await parseCsv(csv);
   const [header, ...body] = records;
   if (!header || body.length === 0) throw badRequest(M.empty, 'csv_empty');
   if (body.length > MAX_IMPORT_ROWS) throw badRequest(M.tooManyRows, 'csv_too_many_rows');
 
-  const errors: ProductCsvRowError[] = [];
+  const errors = new Problems();
   const columns: ProductCsvColumn[] = [];
   for (const name of header.map((h) => h.trim())) {
     if (!(PRODUCT_CSV_COLUMNS as readonly string[]).includes(name))
@@ -133,7 +220,7 @@ export async function importProductsCsv(
       errors.push({ row: 1, column: null, message: fill(M.duplicateColumn, { column: name }) });
     columns.push(name as ProductCsvColumn);
   }
-  if (errors.length) return { created: 0, updated: 0, errors };
+  if (errors.count) return errors.answer();
 
   // Ids must be this shop's live products (an admin imports into their own shop too), each once.
   const idIndex = columns.indexOf('id');
@@ -178,9 +265,9 @@ export async function importProductsCsv(
     if (parsed.success) planned.push({ row, kind: 'update', input: parsed.data });
     else errors.push(...rowErrors(row, parsed.error));
   });
-  if (errors.length) return { created: 0, updated: 0, errors };
+  if (errors.count) return errors.answer();
 
-  const result: ProductImportResponse = { created: 0, updated: 0, errors: [] };
+  const result: ProductImportResponse = { created: 0, updated: 0, errors: [], errorCount: 0 };
   for (const p of planned) {
     try {
       if (p.kind === 'create') {
@@ -194,12 +281,14 @@ export async function importProductsCsv(
       // A rule only the stored product can check, or an image that would not download: this row is not saved.
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       const column = (err.issues?.[0]?.path ?? null) as ProductCsvColumn | null;
-      result.errors.push({
-        row: p.row,
-        column: (PRODUCT_CSV_COLUMNS as readonly unknown[]).includes(column) ? column : null,
-        message: err.message,
-        saved: false,
-      });
+      result.errorCount++;
+      if (result.errors.length < MAX_IMPORT_ERRORS)
+        result.errors.push({
+          row: p.row,
+          column: (PRODUCT_CSV_COLUMNS as readonly unknown[]).includes(column) ? column : null,
+          message: err.message,
+          saved: false,
+        });
     }
   }
   return result;

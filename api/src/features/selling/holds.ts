@@ -8,7 +8,7 @@ import {
 } from '../../../contract/call-selling';
 import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
 import type { AppDeps, SessionUser } from '../../http/context';
-import { conflict, forbidden, notFound } from '../../http/errors';
+import { conflict, forbidden, notFound, tooManyRequests } from '../../http/errors';
 import type { CallRow } from '../calls/presenter';
 import { presentHold, type HoldRow } from './presenter';
 
@@ -157,6 +157,23 @@ export async function createHold(
       .first('id')
   ) {
     throw conflict(MSG.holdAlreadyHeld, CODES.holdAlreadyHeld);
+  }
+  // A hold is not renewable: released or run out, the piece is not held again in the same call (a fresh 48 h each
+  // time would keep it off sale for good), and a customer holds at most HOLDS_MAX_PER_CUSTOMER_PER_30_DAYS pieces.
+  if (
+    await db('product_holds')
+      .where({ customer_id: customer.id, product_id: productId, call_id: callId })
+      .first('id')
+  ) {
+    throw conflict(MSG.holdUsedInCall, CODES.holdUsedInCall);
+  }
+  const maxHolds = deps.config.holdsPerCustomerPer30Days;
+  const recent = (await db('product_holds')
+    .where({ customer_id: customer.id })
+    .where('created_at', '>', new Date(now.getTime() - 30 * 86_400_000))
+    .count({ n: '*' })) as { n: string | number }[];
+  if (Number(recent[0]?.n ?? 0) >= maxHolds) {
+    throw tooManyRequests(MSG.holdLimit.replace('{n}', String(maxHolds)), 24 * 3600, CODES.holdLimit);
   }
 
   const expiresAt = new Date(now.getTime() + deps.config.productHoldMs);

@@ -13,6 +13,8 @@ import type { Config } from '../../config';
 export interface VideoAdmission {
   callId: number;
   userId: number;
+  /** At most this long for relay credentials (a ringing call's caller: the rest of the ring). */
+  ttlSeconds?: number;
 }
 
 /** A way of carrying a call's media; the call state machine is the same for every provider. */
@@ -57,14 +59,22 @@ export function p2pProvider(
 ): VideoProvider {
   return {
     name: 'p2p',
-    issueToken({ callId, userId }) {
+    issueToken({ callId, userId, ttlSeconds }) {
       return {
         provider: 'p2p',
         token: crypto.randomBytes(24).toString('base64url'),
         roomName: videoRoomName(callId),
         identity: videoIdentity(userId),
         iceServers: relay
-          ? [...iceServers, turnCredentials(relay, callId, userId, now().getTime())]
+          ? [
+              ...iceServers,
+              turnCredentials(
+                { ...relay, ttlSeconds: Math.min(relay.ttlSeconds, ttlSeconds ?? relay.ttlSeconds) },
+                callId,
+                userId,
+                now().getTime(),
+              ),
+            ]
           : iceServers,
       };
     },

@@ -16,6 +16,6 @@ export const videoFeature: Feature = (router, { deps }) => {
 
   endpoint(router, R.videoIceServers, {
     input: videoTokenQuerySchema,
-    handle: (deps, user, { callId }) => issueIceServers(deps.db, providers, user.id, callId),
+    handle: (deps, user, { callId }) => issueIceServers(deps, providers, user.id, callId),
   });
 };

@@ -6,7 +6,9 @@ import {
   type VideoProviderName,
   type VideoTokenResponse,
 } from '../../../contract/video';
-import { AppError, conflict, notFound } from '../../http/errors';
+import type { AppDeps } from '../../http/context';
+import { AppError, conflict, notFound, tooManyRequests } from '../../http/errors';
+import { hitRateLimit } from '../../http/rate-limit';
 import type { VideoProvider } from './providers';
 
 type Providers = Partial<Record<VideoProviderName, VideoProvider>>;
@@ -15,6 +17,7 @@ interface CallForVideo {
   status: string;
   provider: VideoProviderName;
   caller_id: number;
+  created_at: Date | string;
 }
 
 /** The call if the user is one of its participants (anyone else: not found), with its provider. */
@@ -27,7 +30,7 @@ async function participantCall(
   const call = (await db('calls')
     .where('id', callId)
     .where((w) => w.where('caller_id', userId).orWhere('seller_id', userId))
-    .first('id', 'status', 'provider', 'caller_id')) as CallForVideo | undefined;
+    .first('id', 'status', 'provider', 'caller_id', 'created_at')) as CallForVideo | undefined;
   if (!call) throw notFound(VIDEO_MESSAGES.callNotFound, CALL_ERROR_CODES.callNotFound);
   const provider = providers[call.provider];
   if (!provider) throw new AppError(503, 'video_unavailable', VIDEO_MESSAGES.providerUnavailable);
@@ -56,15 +59,51 @@ export async function issueVideoToken(
  * need none (their token carries what they need): an empty list.
  */
 export async function issueIceServers(
-  db: Knex,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   providers: Providers,
   userId: number,
   callId: number,
 ): Promise<IceServersResponse> {
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  // Each answer mints relay credentials: a bound per user (ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE).
+  const limit = await hitRateLimit(
+    db,
+    `ice:user:${userId}`,
+    config.limits.iceServersPerUserPerMinute,
+    60_000,
+    now,
+  );
+  if (!limit.allowed)
+    throw tooManyRequests(
+      VIDEO_MESSAGES.tooManyIceRequests,
+      limit.retryAfterMs / 1000,
+      'too_many_ice_requests',
+    );
   const { call, provider } = await participantCall(db, providers, userId, callId);
   const ringingCaller = call.caller_id === userId && (call.status === 'pending' || call.status === 'ringing');
   if (!ringingCaller && call.status !== 'active')
     throw conflict(VIDEO_MESSAGES.callNotLive, CALL_ERROR_CODES.callNotActive);
-  const token = provider.issueToken({ callId: call.id, userId });
-  return { iceServers: token.provider === 'p2p' ? token.iceServers : [] };
+  // A ringing call's caller gets relay credentials for the rest of the ring only (and a little more for the
+  // answer to arrive), at most RING_CREDENTIAL_MAX_SECONDS; an active call's participants get the configured life
+  // and fetch them again while the call lives. Nothing is minted once it ended.
+  const ttlSeconds = ringingCaller
+    ? Math.min(
+        RING_CREDENTIAL_MAX_SECONDS,
+        Math.max(
+          RING_CREDENTIAL_GRACE_SECONDS,
+          Math.ceil((new Date(call.created_at).getTime() + config.callRingTimeoutMs - now.getTime()) / 1000) +
+            RING_CREDENTIAL_GRACE_SECONDS,
+        ),
+      )
+    : config.video.turn?.ttlSeconds;
+  const token = provider.issueToken({ callId: call.id, userId, ttlSeconds });
+  if (token.provider !== 'p2p') return { iceServers: [] };
+  return config.video.turn && ttlSeconds
+    ? { iceServers: token.iceServers, ttlSeconds }
+    : { iceServers: token.iceServers };
 }
+
+/** The most a ringing call's caller's relay credentials live, and the margin after the ring for the answer. */
+const RING_CREDENTIAL_MAX_SECONDS = 300;
+const RING_CREDENTIAL_GRACE_SECONDS = 15;

@@ -110,6 +110,7 @@ function ShopCard({ shop, onPayout }: { shop: ShopLedger; onPayout: (button: HTM
     [t('admin.payouts.refunds'), shop.refundsPaise],
     [t('admin.payouts.owed'), shop.owedPaise],
     [t('admin.payouts.paidOut'), shop.paidOutPaise],
+    [t('admin.payouts.pending'), shop.pendingPaise],
   ];
   return (
     <Card className="space-y-3 p-4" data-testid="payout-shop" aria-label={name}>

@@ -93,6 +93,14 @@ export function ProductsCsv() {
               </li>
             ))}
           </ul>
+          {result.errorCount > result.errors.length && (
+            <p className="mt-2">
+              {t('seller.products.csv.moreErrors', {
+                count: result.errorCount - result.errors.length,
+                shown: result.errors.length,
+              })}
+            </p>
+          )}
         </div>
       )}
     </div>
