@@ -186,3 +186,11 @@ export function productRank(knex: Knex, terms: SearchTerms, alias = 'p'): Knex.R
   }
   return knex.raw(`word_similarity(?, ${alias}.name)`, [terms.text]);
 }
+
+// Misspellings are corrected against the vocabulary only when full-text alone finds fewer than this many: a
+// correctly spelt word ('gold') costs no lookup, and the search itself is full-text either way (a trigram
+// scan of 100k names took tens to hundreds of ms for common or misspelt words).
+export const FTS_ENOUGH = 10;
+
+/** A LIKE pattern's special characters escaped. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
