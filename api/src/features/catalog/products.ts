@@ -1,20 +1,21 @@
 import type { Knex } from 'knex';
-import { type Product, type ProductListQuery, type ProductListResponse } from '../../../contract/catalog';
+import {
+  type DidYouMean,
+  type Product,
+  type ProductListQuery,
+  type ProductListResponse,
+} from '../../../contract/catalog';
 import { directQuery, toNumber } from '../../../../db/connection';
 import type { SessionUser } from '../../http/context';
 import { notFound } from '../../http/errors';
 import { presentProduct, type ProductImageRow, type ProductRow } from './presenter';
-import {
-  FTS_ENOUGH,
-  correctWords,
-  prepareSearch,
-  productMatch,
-  productRank,
-  useOrderedScans,
-  withSearchSettings,
-  type SearchTerms,
-} from './search';
+import { FTS_ENOUGH, useOrderedScans, withSearchSettings } from './search';
+import { nearestCategory, readQuery } from './query-reading';
+import { correctStage, readRank, searchStages, type SearchStage, type Sql } from './search-stages';
 import { CATALOG_MESSAGES } from '../../../contract/catalog';
+
+/** How many of the nearest category's pieces a search that found nothing offers. */
+const DID_YOU_MEAN_PIECES = 8;
 
 /** The product columns presentProduct expects; money is cast to text so pg and PGlite agree. */
 export const PRODUCT_COLUMNS = `p.id, p.seller_id, p.name, p.description, p.price::text as price, p.category,
@@ -84,11 +85,7 @@ export function seesUnapproved(viewer: SessionUser | undefined, sellerId: number
 
 type OrderTerm = { sql: string; bindings?: readonly Knex.Value[] };
 
-function orderTerms(knex: Knex, q: ProductListQuery, terms: SearchTerms | null): OrderTerm[] {
-  if (terms && !q.sortBy) {
-    const rank = productRank(knex, terms).toSQL();
-    return [{ sql: `${rank.sql} desc`, bindings: rank.bindings }, { sql: 'p.id desc' }];
-  }
+function orderTerms(q: ProductListQuery): OrderTerm[] {
   // Each order matches a partial index on public products, id last so equal keys page stably.
   switch (q.sortBy ?? 'newest') {
     case 'price-asc':
@@ -123,9 +120,34 @@ export async function listProducts(
   q: ProductListQuery,
   viewer: SessionUser | undefined,
 ): Promise<ProductListResponse> {
-  const terms = q.query ? prepareSearch(q.query) : null;
-  if (terms) return withSearchSettings(db, (trx) => listOn(trx, q, terms, viewer));
-  return listOn(db, q, null, viewer);
+  if (!q.query) return listOn(db, q, viewer);
+  const read = readQuery(q.query);
+  return withSearchSettings(db, async (trx) => {
+    const stages = searchStages(read);
+    const rank = readRank(read);
+    let answer: ProductListResponse | undefined;
+    for (const stage of stages) {
+      answer = await searchOn(trx, q, read, stage, rank, viewer);
+      if (answer.pagination.totalProducts > 0) return answer;
+    }
+    // Nothing found: never a blank page. The nearest category's pieces (or the most popular ones) come along.
+    await useOrderedScans(trx);
+    return { ...answer!, didYouMean: await didYouMean(trx, q, read, viewer) };
+  });
+}
+
+/** The pieces offered when a search finds nothing: its nearest category's most popular, or the catalogue's. */
+async function didYouMean(
+  db: Knex,
+  q: ProductListQuery,
+  read: ReturnType<typeof readQuery>,
+  viewer: SessionUser | undefined,
+): Promise<DidYouMean> {
+  const category = nearestCategory(read);
+  const base = { ...q, query: undefined, page: 1, limit: DID_YOU_MEAN_PIECES, sortBy: 'popularity' as const };
+  let found = await listOn(db, { ...base, category: category ?? q.category }, viewer);
+  if (!found.products.length && category) found = await listOn(db, base, viewer);
+  return { category: found.products.length && category ? category : null, products: found.products };
 }
 
 /** The public (or own-view) filter of a product list as SQL over alias p, with its bindings. */
@@ -211,62 +233,73 @@ function rememberedTotal(key: string): number | undefined {
 async function listOn(
   db: Knex,
   q: ProductListQuery,
-  searchTerms: SearchTerms | null,
   viewer: SessionUser | undefined,
 ): Promise<ProductListResponse> {
   const ownView = seesUnapproved(viewer, q.sellerId);
   const offset = (q.page - 1) * q.limit;
   const where = listFilter(q, ownView);
-  // The key of a remembered total: the filters and the search's tsquery (null without a search).
-  const keyOf = (t: SearchTerms | null) =>
-    JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, t?.tsquery ?? null]);
-  const pagination = (total: number) => ({
-    currentPage: q.page,
-    limit: q.limit,
-    totalProducts: total,
-    totalPages: Math.ceil(total / q.limit),
+  // Browsing without a search: the page and (unless a large total is remembered) its capped count in one
+  // round trip; the exact count of thousands only when it is not remembered.
+  const key = keyOf(q, ownView, null);
+  const remembered = rememberedTotal(key);
+  const rows = await pageStatement(db, where, orderTerms(q), q.limit, offset, remembered === undefined);
+  let total = remembered;
+  if (total === undefined) {
+    const capped = rows.length
+      ? toNumber(rows[0].capped_total)
+      : toNumber((await directQuery<{ n: unknown }>(db, cappedCount(where), where.bindings))[0]?.n);
+    total = capped <= COUNT_EXACT_CAP ? capped : await exactTotal(db, where, key);
+  }
+  return { products: presentPage(rows), pagination: pagination(q, total) };
+}
+
+/** The key of a remembered total: the filters and the search's match (null without a search). */
+const keyOf = (q: ProductListQuery, ownView: boolean, match: Sql | null) =>
+  JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, match]);
+
+const pagination = (q: ProductListQuery, total: number) => ({
+  currentPage: q.page,
+  limit: q.limit,
+  totalProducts: total,
+  totalPages: Math.ceil(total / q.limit),
+});
+
+/** One stage of a search (search-stages.ts): its page, ranked or sorted, and its total. */
+async function searchOn(
+  db: Knex,
+  q: ProductListQuery,
+  read: ReturnType<typeof readQuery>,
+  first: SearchStage,
+  rank: Sql,
+  viewer: SessionUser | undefined,
+): Promise<ProductListResponse> {
+  const ownView = seesUnapproved(viewer, q.sellerId);
+  const offset = (q.page - 1) * q.limit;
+  const where = listFilter(q, ownView);
+  const matching = (stage: SearchStage): Sql => ({
+    sql: `${where.sql} and ${stage.match.sql}`,
+    bindings: [...where.bindings, ...stage.match.bindings],
   });
 
-  if (!searchTerms) {
-    // Browsing without a search: the page and (unless a large total is remembered) its capped count in one
-    // round trip; the exact count of thousands only when it is not remembered.
-    const key = keyOf(null);
-    const remembered = rememberedTotal(key);
-    const order = orderTerms(db, q, null);
-    const rows = await pageStatement(db, where, order, q.limit, offset, remembered === undefined);
-    let total = remembered;
-    if (total === undefined) {
-      const capped = rows.length
-        ? toNumber(rows[0].capped_total)
-        : toNumber((await directQuery<{ n: unknown }>(db, cappedCount(where), where.bindings))[0]?.n);
-      total = capped <= COUNT_EXACT_CAP ? capped : await exactTotal(db, where, key);
-    }
-    return { products: presentPage(rows), pagination: pagination(total) };
-  }
-
-  const matching = (t: SearchTerms) => {
-    const match = productMatch(db, t).toSQL();
-    return { sql: `${where.sql} and ${match.sql}`, bindings: [...where.bindings, ...match.bindings] };
-  };
-
-  // A search not known to match thousands: its matches (up to COUNT_EXACT_CAP + 1, from one GIN bitmap) are
-  // counted, ranked (or sorted) and paged in one statement. The count also tells whether the words need
-  // correcting: few full-text matches, and they may be misspelt.
-  let terms = searchTerms;
-  let total = rememberedTotal(keyOf(terms));
+  // A search not known to match thousands: its matches (up to COUNT_EXACT_CAP + 1, from bitmap scans of the
+  // GIN and category/material indexes) are counted, ranked (or sorted) and paged in one statement. The count
+  // also tells whether the free words need correcting: few full-text matches, and they may be misspelt.
+  let stage = first;
+  let total = rememberedTotal(keyOf(q, ownView, stage.match));
   if (total === undefined) {
-    let found = await searchPage(db, matching(terms), q, terms, offset);
-    if (found.capped < FTS_ENOUGH && terms.tsquery && !terms.corrected) {
-      const corrected = await correctWords(db, terms);
-      if (corrected.tsquery !== terms.tsquery) {
-        terms = corrected;
-        found = await searchPage(db, matching(terms), q, terms, offset);
+    let found = await searchPage(db, matching(stage), q, rank, offset);
+    if (found.capped < FTS_ENOUGH) {
+      const corrected = await correctStage(db, read, stage);
+      if (corrected) {
+        stage = corrected;
+        found = await searchPage(db, matching(stage), q, rank, offset);
       }
     }
     if (found.capped <= COUNT_EXACT_CAP) {
-      return { products: presentPage(found.rows), pagination: pagination(found.capped) };
+      return { products: presentPage(found.rows), pagination: pagination(q, found.capped) };
     }
-    total = rememberedTotal(keyOf(terms)) ?? (await exactTotal(db, matching(terms), keyOf(terms)));
+    const key = keyOf(q, ownView, stage.match);
+    total = rememberedTotal(key) ?? (await exactTotal(db, matching(stage), key));
   }
 
   // Thousands of matches. Ranking needs every match scored (hundreds of ms for 'gold'), and relevance among
@@ -277,14 +310,14 @@ async function listOn(
     await useOrderedScans(db);
     rows = await pageStatement(
       db,
-      matching(terms),
-      orderTerms(db, { ...q, sortBy: q.sortBy ?? 'popularity' }, null),
+      matching(stage),
+      orderTerms({ ...q, sortBy: q.sortBy ?? 'popularity' }),
       q.limit,
       offset,
       false,
     );
   }
-  return { products: presentPage(rows), pagination: pagination(total) };
+  return { products: presentPage(rows), pagination: pagination(q, total) };
 }
 
 /** The sort keys a search page is ordered by, as columns of its matches (`m`). */
@@ -314,10 +347,9 @@ async function searchPage(
   db: Knex,
   where: { sql: string; bindings: unknown[] },
   q: ProductListQuery,
-  terms: SearchTerms,
+  rank: Sql,
   offset: number,
 ): Promise<{ capped: number; rows: PageRow[] }> {
-  const rank = productRank(db, terms).toSQL();
   const order = searchOrder(q);
   const found = await directQuery<PageRow & { ord: unknown }>(
     db,
