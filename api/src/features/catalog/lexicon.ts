@@ -240,7 +240,7 @@ export const MATERIAL_WORDS: Record<ProductMaterial, LexiconWords> = {
   ),
   gold: w(
     ['gold', 'golden'],
-    ['தங்கம்', 'தங்க', 'பொன்', 'சொர்ணம்'],
+    ['தங்கம்', 'தங்க', 'தங்கச்', 'தங்கத்', 'பொன்', 'சொர்ணம்'],
     ['thangam', 'thanga', 'tangam', 'thangham', 'ponnu', 'pon', 'swarnam'],
     ['सोना', 'सोने', 'स्वर्ण'],
     ['sona', 'sone', 'sonay', 'swarna'],
@@ -255,8 +255,8 @@ export const MATERIAL_WORDS: Record<ProductMaterial, LexiconWords> = {
   ),
   pearl: w(
     ['pearl', 'perl'],
-    ['முத்து', 'முத்துக்கள்', 'முத்து மாலை'],
-    ['muthu', 'mutthu', 'muttu', 'muthu malai'],
+    ['முத்து', 'முத்துக்கள்'],
+    ['muthu', 'mutthu', 'muttu'],
     ['मोती'],
     ['moti', 'motee', 'mothi'],
   ),
@@ -284,7 +284,7 @@ export const MATERIAL_WORDS: Record<ProductMaterial, LexiconWords> = {
   ),
   silver: w(
     ['silver', 'sterling silver', 'sterling', 'oxidised silver', 'oxidized silver'],
-    ['வெள்ளி'],
+    ['வெள்ளி', 'வெள்ளிக்', 'வெள்ளிச்'],
     ['velli', 'vellli', 'veli'],
     ['चांदी', 'चाँदी'],
     ['chandi', 'chaandi', 'chandee'],

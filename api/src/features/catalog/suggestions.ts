@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { SUGGESTION_LIMIT, displayName, type SearchSuggestions } from '../../../contract/catalog';
 import { PRODUCT_CATEGORIES, type ProductCategory } from '../../../contract/constants';
-import { hotQuery, toNumber } from '../../../../db/connection';
+import { directQuery, hotQuery, toNumber } from '../../../../db/connection';
+import { readQuery, type ReadQuery } from './query-reading';
+import { readRank, searchStages } from './search-stages';
 import {
   FTS_ENOUGH,
   correctWords,
@@ -33,6 +35,66 @@ const POPULAR_WALK = 1000;
  * and the corrected words go round once more, popular matches first ('neckalce' → necklace).
  */
 export async function suggest(db: Knex, query: string): Promise<SearchSuggestions> {
+  const read = readQuery(query, { typing: true });
+  if (read.categories.length + read.materials.length > 0) {
+    const named = await suggestNamed(db, read);
+    if (named) return named;
+  }
+  return suggestWords(db, query);
+}
+
+/**
+ * Suggestions for a text that names a category or material in any of the lexicon's words, or begins one
+ * ("ஜிமி" → earrings): the named category first among the categories (the PWA shows it in the reader's
+ * language), the best of its most popular pieces (the first search stage that finds any), and the shops
+ * whose names match the text. Null when no stage finds a piece.
+ */
+async function suggestNamed(db: Knex, read: ReadQuery): Promise<SearchSuggestions | null> {
+  const terms = prepareSearch(read.text);
+  const rank = readRank(read, { typing: true });
+  const like = `${escapeLike(terms.text)}%`;
+  return withSearchSettings(db, async (trx) => {
+    for (const stage of searchStages(read)) {
+      const [row] = await directQuery<SuggestionRow>(
+        trx,
+        `with cand as materialized (
+           select p.id from products p
+            where p.deleted_at is null and p.seller_approved and ${stage.match.sql}
+            order by p.units_sold desc, p.id desc limit ${SUGGESTION_CANDIDATES}),
+         shop_match as materialized (
+           select sp.user_id, sp.shop_name, sp.url_slug, sp.city, sp.rating_score, sp.is_approved,
+                  sp.shop_name ilike ? as prefix, word_similarity(?, sp.shop_name) as sim
+             from seller_profiles sp
+            where sp.shop_name ilike ? or sp.shop_name ilike ? or ? <% sp.shop_name)
+         select (select count(*) from cand) as matched,
+           ${RANKED_CANDIDATES_SQL(rank.sql)},
+           (select coalesce(json_agg(s), '[]'::json) from (
+              select m.user_id, m.shop_name, m.url_slug, m.city from shop_match m where m.is_approved
+               order by m.prefix desc, m.sim desc, m.rating_score desc, m.user_id
+               limit ${SUGGESTION_LIMIT}) s) as sellers,
+           ${CATEGORIES_SQL(true)}`,
+        [
+          ...stage.match.bindings,
+          like,
+          terms.text,
+          like,
+          `% ${like}`,
+          terms.text,
+          ...rank.bindings,
+          ...categoryBindings(terms, true),
+        ],
+      );
+      if (toNumber(row?.matched) === 0) continue;
+      const found = presentSuggestions(row);
+      const categories = [...new Set([...read.categories, ...found.categories])].slice(0, SUGGESTION_LIMIT);
+      return { ...found, categories };
+    }
+    return null;
+  });
+}
+
+/** Suggestions for words the lexicon does not know: shop names, product words, their misspellings. */
+async function suggestWords(db: Knex, query: string): Promise<SearchSuggestions> {
   let terms = prepareSearch(query);
   for (;;) {
     if (terms.tsquery) {
