@@ -375,7 +375,7 @@ async function searchOnly(data: { products: number; sellers: number }) {
     );
     const md = `## Search in the customer's own words (issue #35)
 
-Command: \`BENCH_ONLY=search npm run bench:catalog\` — ${data.products.toLocaleString('en-IN')} products, ${data.sellers.toLocaleString('en-IN')} sellers on PostgreSQL; one API process with the catalogue cache off; each page requested one at a time on a keep-alive connection, ${Number(process.env.BENCH_SEARCH_ROUNDS ?? 20)} times after 5 not counted. The server process's CPU is read from /proc over all requests of a kind (the database's CPU is not in it). ${machineLine()}.
+Command: \`BENCH_ONLY=search npm run bench:catalog\` — ${data.products.toLocaleString('en-IN')} products, ${data.sellers.toLocaleString('en-IN')} sellers on PostgreSQL; one API process with the catalogue cache off; each page requested one at a time on a keep-alive connection, ${Number(process.env.BENCH_SEARCH_ROUNDS ?? 20)} times after 5 not counted. The server process's CPU is read from /proc over all requests of a kind (the database's CPU is not in it). ${machineLine()}
 
 | figure | measured |
 | --- | --- |
