@@ -300,6 +300,14 @@ export interface ProductPagination {
 export interface ProductListResponse {
   products: Product[];
   pagination: ProductPagination;
+  /** Only when a search found nothing: the category it most likely meant, and pieces to look at instead. */
+  didYouMean?: DidYouMean;
+}
+
+/** What a search that found nothing offers: its nearest category (null: none is near) and some pieces. */
+export interface DidYouMean {
+  category: ProductCategory | null;
+  products: Product[];
 }
 
 /** GET /_api/products/get answer. */

@@ -118,8 +118,50 @@ async function rawMedian(path: string, n: number): Promise<number> {
   return total;
 }
 
+/** Searches customers type (issue #35): Tamil script, romanised Tamil and Hindi, misspelt, combined. */
+const CUSTOMER_SEARCHES = [
+  'ஜிமிக்கி',
+  'தங்க வளையல்',
+  'கொலுசு',
+  'jimikki',
+  'kammal',
+  'sangili',
+  'dollar',
+  'mothiram',
+  'payal',
+  '22k gold chain',
+  'silver kolusu',
+  'gold jhumka',
+  'neckless',
+  'lakshmi pendant',
+  'temple chian',
+  'மயில்',
+];
+
+/**
+ * What a search costs against a plain catalogue page (issue #35): the server process's CPU over the same
+ * number of requests, one at a time on a keep-alive connection, cache off, and each kind's latency.
+ */
+async function searchCost(url: string, server: { usage(): { cpuSeconds: number }; resetUsage(): void }) {
+  const ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 20);
+  const measure = async (paths: string[]) => {
+    for (const path of paths) await timeSequential(url, path, 1); // warm: prepared statements, plans
+    server.resetUsage();
+    const stats = [];
+    for (const path of paths) stats.push(await timeSequential(url, path, ROUNDS));
+    const cpuMs = (server.usage().cpuSeconds * 1000) / (paths.length * (ROUNDS + 5));
+    return { cpuMs, stats };
+  };
+  const plain = await measure(TYPICAL_LISTS);
+  const searches = await measure(
+    CUSTOMER_SEARCHES.map((q) => `/_api/products/list?page=1&limit=20&query=${encodeURIComponent(q)}`),
+  );
+  return { plain, searches };
+}
+
 async function main() {
   const data = await prepareData({ products: PRODUCTS, sellers: SELLERS });
+  if (process.env.BENCH_ONLY === 'search') return searchOnly(data);
   console.log(`data: ${JSON.stringify(data)}`);
   const knex = openKnex();
   const common = (
@@ -310,6 +352,46 @@ Directory search (\`sellers/list?searchQuery=\`, one request at a time, cache of
     }
   } finally {
     await server.stop();
+    await uncached.stop();
+  }
+}
+
+/** `BENCH_ONLY=search`: only the cost of customers' searches against plain pages (issue #35). */
+async function searchOnly(data: { products: number; sellers: number }) {
+  const uncached = await startServer({
+    DATABASE_URL: BENCH_DATABASE_URL,
+    DB_POOL_MAX: '4',
+    SEED_DEMO: 'false',
+    CATALOG_CACHE_TTL_MS: '0',
+    SEARCH_LIMIT_PER_IP_PER_MINUTE: '1000000',
+  });
+  try {
+    const { plain, searches } = await searchCost(uncached.url, uncached);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const worst = (xs: number[]) => Math.max(...xs);
+    const rows = searches.stats.map(
+      (s) =>
+        `| \`${decodeURIComponent(s.label.split('query=')[1])}\` | ${fmt(s.p50, 2)} | ${fmt(s.p95, 2)} |`,
+    );
+    const md = `## Search in the customer's own words (issue #35)
+
+Command: \`BENCH_ONLY=search npm run bench:catalog\` — ${data.products.toLocaleString('en-IN')} products, ${data.sellers.toLocaleString('en-IN')} sellers on PostgreSQL; one API process with the catalogue cache off; each page requested one at a time on a keep-alive connection, ${Number(process.env.BENCH_SEARCH_ROUNDS ?? 20)} times after 5 not counted. The server process's CPU is read from /proc over all requests of a kind (the database's CPU is not in it). ${machineLine()}
+
+| figure | measured |
+| --- | --- |
+| server CPU per request, the 8 typical catalogue pages | ${fmt(plain.cpuMs, 2)} ms |
+| server CPU per request, ${CUSTOMER_SEARCHES.length} customers' searches | ${fmt(searches.cpuMs, 2)} ms |
+| search CPU ÷ plain page CPU (target ≤ 3×) | ${fmt(searches.cpuMs / plain.cpuMs, 2)}× |
+| plain pages: median of the pages' p50 / worst page's p95 | ${fmt(median(plain.stats.map((x) => x.p50)), 2)} / ${fmt(worst(plain.stats.map((x) => x.p95)), 2)} ms |
+| searches: median of the searches' p50 / worst search's p95 | ${fmt(median(searches.stats.map((x) => x.p50)), 2)} / ${fmt(worst(searches.stats.map((x) => x.p95)), 2)} ms |
+
+| search | p50 ms | p95 ms |
+| --- | --- | --- |
+${rows.join('\n')}
+`;
+    writeSection('search', md);
+    console.log(md);
+  } finally {
     await uncached.stop();
   }
 }

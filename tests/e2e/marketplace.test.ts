@@ -178,10 +178,17 @@ describe('marketplace', () => {
     expect(await page.getByRole('link', { name: 'All', exact: true }).getAttribute('aria-current')).toBe(
       'true',
     );
-    await page.goto('/marketplace?query=qqqzzzxxnothing');
+    // No platinum toe rings in the demo catalogue: the empty state.
+    await page.goto('/marketplace?category=toe_rings&material=platinum');
     await page.getByRole('heading', { name: 'No Products Found' }).waitFor();
     await page.getByText("Try adjusting your search or filters to find what you're looking for.").waitFor();
     await expectAccessible(page, 'empty marketplace');
+    // A search that finds nothing says so and offers pieces instead: never a blank page.
+    await page.goto('/marketplace?query=qqqzzzxxnothing');
+    await page.getByText('Nothing found for "qqqzzzxxnothing"').waitFor();
+    await page.getByRole('heading', { name: /^(Did you mean .+\?|Popular pieces you may like)$/ }).waitFor();
+    await expect.poll(() => grid(page).locator('article').count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'search that found nothing');
     await context.close();
   });
 

@@ -42,7 +42,10 @@ describe('marketplace URL filters', () => {
 
   it('writes only non-default values, round-trips, and sends prices only off the bounds', () => {
     const f = parse('query=ring&material=silver&minPrice=1000&maxPrice=500000&sortBy=newest&page=2');
-    expect(toMarketplaceParams(f).toString()).toBe('query=ring&material=silver&minPrice=1000&page=2');
+    // A search asked to be newest first says so; in best-match order (its default) it need not.
+    expect(toMarketplaceParams(f).toString()).toBe(
+      'query=ring&material=silver&minPrice=1000&sortBy=newest&page=2',
+    );
     expect(parse(toMarketplaceParams(f).toString())).toEqual(f);
     expect(toListRequest({ ...f, minPrice: 0, maxPrice: 500000 })).toEqual({
       page: 2,
@@ -51,6 +54,14 @@ describe('marketplace URL filters', () => {
       material: 'silver',
       sortBy: 'newest',
     });
+    const best = parse('query=ring&page=2');
+    expect(best.sortBy).toBe('relevance');
+    expect(toMarketplaceParams(best).toString()).toBe('query=ring&page=2');
+    // Best match goes to the API as no sort at all: the API ranks a search by relevance.
+    expect(toListRequest(best)).toEqual({ page: 2, limit: 20, query: 'ring' });
+    // Best match without a search is the browsing default.
+    expect(parse('sortBy=relevance').sortBy).toBe('newest');
+    expect(toMarketplaceParams({ ...best, query: '' }).toString()).toBe('page=2');
   });
 
   it('goes back to page 1 when a filter changes', () => {

@@ -35,8 +35,14 @@ const cacheKey = (path: string, parsed: unknown) => `${path}?${JSON.stringify(pa
 
 /** The products a list, a storefront or suggestions show, for ResponseCache.invalidateProducts. */
 const listedProducts = (body: unknown): number[] => {
-  const b = body as { products?: { id: number }[]; productsData?: { products?: { id: number }[] } };
-  return (b.products ?? b.productsData?.products ?? []).map((p) => p.id);
+  const b = body as {
+    products?: { id: number }[];
+    productsData?: { products?: { id: number }[] };
+    didYouMean?: { products: { id: number }[] };
+  };
+  return [...(b.products ?? b.productsData?.products ?? []), ...(b.didYouMean?.products ?? [])].map(
+    (p) => p.id,
+  );
 };
 
 /** A product with its shop's call state (issue #22), as the product page shows it. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { hotQuery } from '../../../../db/connection';
+import { normalizeText, wordsOf } from './query-reading';
 
 /**
  * pg_trgm's default word-similarity threshold (0.6) misses common misspellings: 'jumka' scores 0.5 against
@@ -60,9 +61,6 @@ export interface SearchTerms {
   corrected: boolean;
 }
 
-// to_tsquery syntax characters (& | ! : * ( ) ' \ <->) must never reach it from user text: keep letters and digits.
-const WORD = /[\p{L}\p{N}]+/gu;
-
 /** Builds the tsquery: every word (the last as a prefix) OR its corrections. */
 function toTsquery(words: string[], alternatives: string[][] = []): string | null {
   if (!words.length) return null;
@@ -77,8 +75,10 @@ function toTsquery(words: string[], alternatives: string[][] = []): string | nul
 
 /** Splits a search text into words for to_tsquery; the last word matches as a prefix (the user may still be typing). */
 export function prepareSearch(raw: string): SearchTerms {
-  const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-  const words = (text.match(WORD) ?? []).slice(0, 8);
+  // Unicode NFC, and words kept whole with their combining marks (Tamil vowel signs, virama): see
+  // query-reading.ts. to_tsquery syntax characters (& | ! : * ( ) ' \ <->) never reach it from user text.
+  const text = normalizeText(raw);
+  const words = wordsOf(text).slice(0, 8);
   return { text, words, tsquery: toTsquery(words), corrected: false };
 }
 
@@ -186,3 +186,11 @@ export function productRank(knex: Knex, terms: SearchTerms, alias = 'p'): Knex.R
   }
   return knex.raw(`word_similarity(?, ${alias}.name)`, [terms.text]);
 }
+
+// Misspellings are corrected against the vocabulary only when full-text alone finds fewer than this many: a
+// correctly spelt word ('gold') costs no lookup, and the search itself is full-text either way (a trigram
+// scan of 100k names took tens to hundreds of ms for common or misspelt words).
+export const FTS_ENOUGH = 10;
+
+/** A LIKE pattern's special characters escaped. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

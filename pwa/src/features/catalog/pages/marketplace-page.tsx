@@ -3,7 +3,7 @@ import { SlidersHorizontal } from 'lucide-react';
 import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { LIMITS, SORT_OPTIONS, type SortOption } from '../../../../../api/contract/constants';
+import { LIMITS, SORT_OPTIONS } from '../../../../../api/contract/constants';
 import { buttonClasses } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { HydrateLater } from '../../../lib/hydrate-later';
@@ -18,27 +18,40 @@ import { FilterPanel, type FilterChange } from '../components/filter-panel';
 import { Pagination } from '../../../components/pagination';
 import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { ProductGrid } from '../components/product-grid';
+import { DidYouMean } from '../components/did-you-mean';
 import { SearchBox, type Suggestion } from '../components/search-box';
 import { productPath } from '../../../../../api/contract/product-path';
 import { overlayState } from '../../../lib/background-location';
 import { storePath } from '../../../lib/store-path';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
 import {
+  MARKETPLACE_SORTS,
+  defaultSort,
   parseMarketplaceParams,
   resultRange,
   toListRequest,
   toMarketplaceParams,
   withFilters,
   type MarketplaceFilters,
+  type MarketplaceSort,
 } from '../utils/marketplace-params';
 
 const FilterSheet = lazy(() => import('../components/filter-sheet'));
 
 /** The sort select. A sort chosen before the app took over applies once it has (lib/pre-hydration.ts). */
-function SortSelect({ value, onSort }: { value: SortOption; onSort: (sortBy: SortOption) => void }) {
+function SortSelect({
+  value,
+  onSort,
+  searching,
+}: {
+  value: MarketplaceSort;
+  onSort: (sortBy: MarketplaceSort) => void;
+  /** Best match is an order of a search only. */
+  searching: boolean;
+}) {
   const { t } = useTranslation();
   const id = useId();
-  const ref = useAdoptValueOnMount<HTMLSelectElement>(value, (sortBy) => onSort(sortBy as SortOption));
+  const ref = useAdoptValueOnMount<HTMLSelectElement>(value, (sortBy) => onSort(sortBy as MarketplaceSort));
   return (
     // On a phone the sort takes its own row and the select shrinks to it (long Tamil option names).
     <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">
@@ -50,10 +63,10 @@ function SortSelect({ value, onSort }: { value: SortOption; onSort: (sortBy: Sor
         id={id}
         name="sortBy"
         value={value}
-        onChange={(e) => onSort(e.target.value as SortOption)}
+        onChange={(e) => onSort(e.target.value as MarketplaceSort)}
         className="h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand-600 sm:w-auto"
       >
-        {SORT_OPTIONS.map((s) => (
+        {(searching ? MARKETPLACE_SORTS : SORT_OPTIONS).map((s) => (
           <option key={s} value={s}>
             {t(`catalog.sort.${s}`)}
           </option>
@@ -110,7 +123,17 @@ export default function MarketplacePage() {
       {/* The page's top, each a part of its own: a long task less on a phone (lib/hydrate-later.tsx). */}
       <HydrateLater>
         <div className="mb-4">
-          <SearchBox value={filters.query} onSearch={(text) => go({ query: text })} onPick={onPick} />
+          <SearchBox
+            value={filters.query}
+            // A new search keeps a sort the reader chose, and is otherwise in its own default order.
+            onSearch={(text) =>
+              go({
+                query: text,
+                sortBy: filters.sortBy === defaultSort(filters.query) ? defaultSort(text) : filters.sortBy,
+              })
+            }
+            onPick={onPick}
+          />
         </div>
       </HydrateLater>
       <HydrateLater>
@@ -161,27 +184,39 @@ export default function MarketplacePage() {
                   ? t('catalog.filters.buttonCount', { count: activeFilterCount })
                   : t('catalog.filters.title')}
               </a>
-              <SortSelect value={filters.sortBy} onSort={(sortBy) => go({ sortBy })} />
+              <SortSelect
+                value={filters.sortBy}
+                onSort={(sortBy) => go({ sortBy })}
+                searching={!!filters.query}
+              />
             </div>
           </HydrateLater>
-          <ProductGrid
-            products={data?.products}
-            isPending={list.isPending}
-            isError={list.isError && !list.isPlaceholderData}
-            stale={list.isPlaceholderData}
-            skeletons={12}
-            empty={{
-              title: t('catalog.grid.emptyTitle'),
-              description: t('catalog.grid.emptyText'),
-            }}
-            error={
-              list.error && (
-                <p className="mt-2 text-sm text-red-800">
-                  {t('catalog.grid.errorDetail', { message: translateMessage(errorMessage(list.error)) })}
-                </p>
-              )
-            }
-          />
+          {data?.didYouMean && data.products.length === 0 ? (
+            <DidYouMean
+              text={filters.query}
+              offer={data.didYouMean}
+              categoryHref={(category) => href(withFilters(filters, { category, query: '' }))}
+            />
+          ) : (
+            <ProductGrid
+              products={data?.products}
+              isPending={list.isPending}
+              isError={list.isError && !list.isPlaceholderData}
+              stale={list.isPlaceholderData}
+              skeletons={12}
+              empty={{
+                title: t('catalog.grid.emptyTitle'),
+                description: t('catalog.grid.emptyText'),
+              }}
+              error={
+                list.error && (
+                  <p className="mt-2 text-sm text-red-800">
+                    {t('catalog.grid.errorDetail', { message: translateMessage(errorMessage(list.error)) })}
+                  </p>
+                )
+              }
+            />
+          )}
           {data && (
             <HydrateLater>
               <Pagination

@@ -16,13 +16,19 @@ export interface MarketplaceFilters {
   material?: ProductMaterial;
   minPrice?: number;
   maxPrice?: number;
-  sortBy: SortOption;
+  sortBy: MarketplaceSort;
 }
+
+/** The marketplace's orders: the API's sorts, and best match first (relevance), which only a search has. */
+export type MarketplaceSort = SortOption | 'relevance';
+export const MARKETPLACE_SORTS: readonly MarketplaceSort[] = ['relevance', ...SORT_OPTIONS];
 
 export const PRICE_MIN = 0;
 export const PRICE_MAX = LIMITS.priceFilterMax;
 export const PRICE_STEP = LIMITS.priceFilterStep;
 export const DEFAULT_SORT: SortOption = 'newest';
+/** A search is in best-match order unless another is asked for; browsing, newest first. */
+export const defaultSort = (query: string): MarketplaceSort => (query ? 'relevance' : DEFAULT_SORT);
 
 function oneOf<T extends string>(values: readonly T[], raw: string | null): T | undefined {
   const v = (raw ?? '').trim().toLowerCase();
@@ -53,14 +59,16 @@ export function parseMarketplaceParams(params: URLSearchParams): MarketplaceFilt
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
     [minPrice, maxPrice] = [maxPrice, minPrice];
   }
+  const query = (params.get('query') ?? '').trim();
+  const sortBy = oneOf(MARKETPLACE_SORTS, params.get('sortBy'));
   return {
     page: parsePage(params.get('page')),
-    query: (params.get('query') ?? '').trim(),
+    query,
     category: oneOf(PRODUCT_CATEGORIES, params.get('category')),
     material: oneOf(PRODUCT_MATERIALS, params.get('material')),
     minPrice,
     maxPrice,
-    sortBy: oneOf(SORT_OPTIONS, params.get('sortBy')) ?? DEFAULT_SORT,
+    sortBy: sortBy && (sortBy !== 'relevance' || query) ? sortBy : defaultSort(query),
   };
 }
 
@@ -75,7 +83,7 @@ export function toMarketplaceParams(f: MarketplaceFilters): URLSearchParams {
   if (f.material) p.set('material', f.material);
   if (f.minPrice !== undefined && f.minPrice > PRICE_MIN) p.set('minPrice', String(f.minPrice));
   if (f.maxPrice !== undefined && f.maxPrice < PRICE_MAX) p.set('maxPrice', String(f.maxPrice));
-  if (f.sortBy !== DEFAULT_SORT) p.set('sortBy', f.sortBy);
+  if (f.sortBy !== defaultSort(f.query) && (f.sortBy !== 'relevance' || f.query)) p.set('sortBy', f.sortBy);
   if (f.page > 1) p.set('page', String(f.page));
   return p;
 }
@@ -98,7 +106,8 @@ export function toListRequest(f: MarketplaceFilters, limit: number = LIMITS.mark
     ...(f.material ? { material: f.material } : {}),
     ...(f.minPrice !== undefined && f.minPrice > PRICE_MIN ? { minPrice: f.minPrice } : {}),
     ...(f.maxPrice !== undefined && f.maxPrice < PRICE_MAX ? { maxPrice: f.maxPrice } : {}),
-    sortBy: f.sortBy,
+    // Without a sort the API ranks a search by relevance.
+    ...(f.sortBy === 'relevance' ? {} : { sortBy: f.sortBy }),
   };
 }
 

@@ -48,8 +48,8 @@ function BrowseTab({ restricted }: { restricted: boolean }) {
     productQueries.list({
       page: 1,
       limit: BROWSE_LIMIT,
-      sortBy: 'newest',
-      ...(filters.query ? { query: filters.query } : {}),
+      // A search in best-match order (the API ranks it without a sort); browsing, newest first.
+      ...(filters.query ? { query: filters.query } : { sortBy: 'newest' as const }),
       ...(filters.category ? { category: filters.category } : {}),
     }),
   );
