@@ -1,5 +1,5 @@
 import { Sparkles } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../../api/contract/catalog';
 import { Button } from '../../components/ui/button';
@@ -27,9 +27,16 @@ function TryOnAction({ product }: { product: Product }) {
   );
 }
 
+const noChange = () => () => undefined;
+const inBrowser = () => true;
+const onServer = () => false;
+
 /** "Try it on" on a product page and in the product dialog, for earrings, nose pins, necklaces and pendants. */
 export default function TryOnButton({ product }: { product: Product }) {
-  if (!tryOnKind(product.category)) return null;
+  // Shown once the app runs (never in the server's markup): a camera needs the app, and a tap before then
+  // would be lost.
+  const running = useSyncExternalStore(noChange, inBrowser, onServer);
+  if (!running || !tryOnKind(product.category)) return null;
   return (
     <Suspense fallback={null}>
       <LocaleGate areas={['catalogTryOn']}>

@@ -6,39 +6,10 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog';
 import { startFaceDetector } from './detector';
 import { startTryOn, type TryOnEngine, type TryOnStatus } from './engine';
-import { DEFAULT_ANCHOR, tryOnKind, type TryOnKind } from './geometry';
-import { pieceDataUrl } from './pieces';
+import { tryOnKind } from './geometry';
+import { openFrontCamera, productPiece } from './piece-image';
 
 type Phase = TryOnStatus | 'loading' | 'no-camera' | 'camera-denied' | 'model-failed';
-
-function loadImage(src: string): Promise<HTMLImageElement> {
-  return new Promise((resolve, reject) => {
-    const img = new Image();
-    img.onload = () => resolve(img);
-    img.onerror = () => reject(new Error('image'));
-    img.src = src;
-  });
-}
-
-/** The front camera at 640×480 (what the figures in docs/benchmarks.md are measured at). */
-export function openFrontCamera(): Promise<MediaStream> {
-  if (!navigator.mediaDevices?.getUserMedia) return Promise.reject(new DOMException('none', 'NotFoundError'));
-  return navigator.mediaDevices.getUserMedia({
-    video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-    audio: false,
-  });
-}
-
-/** The piece to draw: the drawn front view of its kind, at the product's millimetres. */
-export async function productPiece(kind: TryOnKind, product: Pick<Product, 'width' | 'height'>) {
-  return {
-    kind,
-    widthMm: product.width,
-    heightMm: product.height,
-    image: await loadImage(pieceDataUrl(kind)),
-    anchor: DEFAULT_ANCHOR[kind],
-  };
-}
 
 /**
  * "Try it on": the front camera with the piece drawn on the face, live; a photo can be taken and shared. The
