@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/product-path';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
 import { faceVideoFile } from './support/face-video';
 
@@ -126,4 +127,110 @@ describe('virtual try-on', () => {
     await expectAccessible(page, 'try-on dialog (phone)');
     await context.close();
   }, 60_000);
+  it('in a call: the customer tries a shown jhumka on, the jeweller receives the picture with it, one tap undoes it', async () => {
+    const seller = await newContext(browser, { mobile: true });
+    const customer = await newContext(browser, { mobile: true });
+    for (const c of [seller, customer]) await c.grantPermissions(['camera', 'microphone']);
+    await signInViaApi(seller, DEMO_ACCOUNTS.seller);
+    await registerViaApi(customer, { displayName: `Nila ${Math.random().toString(36).slice(2, 6)}` });
+    const sellerPage = await seller.newPage();
+    const customerPage = await customer.newPage();
+    const store = (await (
+      await customerPage.request.get('/_api/seller/store?slug=lakshmi-jewellers')
+    ).json()) as {
+      sellerProfile: { sellerId: number };
+    };
+    const list = (await (
+      await customerPage.request.get(
+        `/_api/products/list?category=earrings&sellerId=${store.sellerProfile.sellerId}&limit=1`,
+      )
+    ).json()) as { products: { name: string }[] };
+    const piece = list.products[0]!.name;
+
+    await sellerPage.goto('/seller/history');
+    await sellerPage.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    await customerPage.goto('/lakshmi-jewellers');
+    await customerPage.getByRole('button', { name: 'Video Call', exact: true }).click();
+    const ringing = sellerPage.getByRole('alertdialog');
+    await ringing.waitFor({ timeout: 10_000 });
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    const remote = '[data-testid="remote-video"]';
+    await sellerPage.waitForFunction(
+      (sel) => {
+        const v = document.querySelector<HTMLVideoElement>(sel);
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      remote,
+      { timeout: 20_000 },
+    );
+
+    // The jeweller shows the jhumka.
+    await sellerPage.getByRole('button', { name: 'Show a product', exact: true }).click();
+    const sheet = sellerPage.getByRole('dialog', { name: 'Show a product' });
+    await sheet.getByRole('searchbox').fill(piece);
+    await sheet.getByRole('listitem').getByRole('button').filter({ hasText: piece }).first().click();
+    await sheet.getByRole('button', { name: 'Show 1 piece' }).click();
+    const card = customerPage.getByTestId('shared-product').filter({ hasText: piece }).first();
+    await card.waitFor({ timeout: 10_000 });
+
+    // Gold in the whole received picture: none from the plain camera, plenty once the piece is drawn on.
+    const whole = { x: 0, y: 0, w: 640, h: 480 };
+    const before = await goldPixels(sellerPage, remote, whole);
+    await card.getByRole('button', { name: 'Try on' }).click();
+    await card.getByRole('button', { name: 'Stop try-on' }).waitFor({ timeout: 45_000 });
+    await sellerPage.waitForFunction(
+      async ({ sel, before }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel)!;
+        const c = document.createElement('canvas');
+        c.width = v.videoWidth;
+        c.height = v.videoHeight;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4)
+          if (
+            d[i]! > 150 &&
+            d[i + 1]! > 100 &&
+            d[i + 2]! < 80 &&
+            d[i]! - d[i + 2]! > 100 &&
+            d[i + 1]! - d[i + 2]! > 50
+          )
+            n++;
+        return n > before + 150;
+      },
+      { sel: remote, before },
+      { timeout: 45_000, polling: 250 },
+    );
+    // One tap: the camera again.
+    await card.getByRole('button', { name: 'Stop try-on' }).click();
+    await card.getByRole('button', { name: 'Try on' }).waitFor();
+    await sellerPage.waitForFunction(
+      async ({ sel, before }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel)!;
+        const c = document.createElement('canvas');
+        c.width = v.videoWidth;
+        c.height = v.videoHeight;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4)
+          if (
+            d[i]! > 150 &&
+            d[i + 1]! > 100 &&
+            d[i + 2]! < 80 &&
+            d[i]! - d[i + 2]! > 100 &&
+            d[i + 1]! - d[i + 2]! > 50
+          )
+            n++;
+        return n <= before + 30;
+      },
+      { sel: remote, before },
+      { timeout: 15_000, polling: 250 },
+    );
+    await customerPage.getByRole('button', { name: 'End call', exact: true }).click();
+    await customer.close();
+    await seller.close();
+  }, 90_000);
 });
