@@ -83,12 +83,12 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
       }
       setPending(product.id);
       try {
-        const [{ startFaceDetector }, { startTryOn }, { productPiece }] = await Promise.all([
+        const [{ acquireFaceDetector }, { startTryOn }, { productPiece }] = await Promise.all([
           import('./detector'),
           import('./engine'),
           import('./piece-image'),
         ]);
-        const [detector, piece] = await Promise.all([startFaceDetector(), productPiece(kind, product)]);
+        const [detector, piece] = await Promise.all([acquireFaceDetector(), productPiece(kind, product)]);
         const engine = startTryOn({
           camera: new MediaStream([cameraTrack]),
           detector,

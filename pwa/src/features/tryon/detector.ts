@@ -95,3 +95,56 @@ export function startFaceDetector(opts: { timeoutMs?: number } = {}): Promise<Fa
     };
   });
 }
+
+/** A loaded model is kept this long after its last user lets go, so trying the next piece starts at once. */
+export const DETECTOR_IDLE_MS = 120_000;
+
+let shared: {
+  detector: Promise<FaceDetector>;
+  users: number;
+  timer: ReturnType<typeof setTimeout> | null;
+} | null = null;
+
+/**
+ * The page's one face model, started on first use and shared by the dialog and the call (one at a time in
+ * practice). `close()` on the answer lets go; the model stops DETECTOR_IDLE_MS after the last user let go.
+ */
+export async function acquireFaceDetector(): Promise<FaceDetector> {
+  if (!shared) {
+    const entry = {
+      detector: startFaceDetector(),
+      users: 0,
+      timer: null as ReturnType<typeof setTimeout> | null,
+    };
+    shared = entry;
+    entry.detector.catch(() => {
+      if (shared === entry) shared = null;
+    });
+  }
+  const entry = shared;
+  entry.users++;
+  if (entry.timer) clearTimeout(entry.timer);
+  entry.timer = null;
+  let detector: FaceDetector;
+  try {
+    detector = await entry.detector;
+  } catch (err) {
+    entry.users--;
+    throw err;
+  }
+  let released = false;
+  return {
+    detect: (frame, width, height) => detector.detect(frame, width, height),
+    close() {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      entry.timer = setTimeout(() => {
+        if (entry.users > 0) return;
+        if (shared === entry) shared = null;
+        detector.close();
+      }, DETECTOR_IDLE_MS);
+    },
+  };
+}

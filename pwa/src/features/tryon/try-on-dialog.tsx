@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../../api/contract/catalog';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog';
-import { startFaceDetector } from './detector';
+import { acquireFaceDetector } from './detector';
 import { startTryOn, type TryOnEngine, type TryOnStatus } from './engine';
 import { tryOnKind } from './geometry';
 import { openFrontCamera, productPiece } from './piece-image';
@@ -38,7 +38,7 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
       }
       if (cancelled) return camera.getTracks().forEach((tr) => tr.stop());
       try {
-        const [detector, piece] = await Promise.all([startFaceDetector(), productPiece(kind, product)]);
+        const [detector, piece] = await Promise.all([acquireFaceDetector(), productPiece(kind, product)]);
         close = detector.close;
         if (cancelled) return detector.close();
         const e = startTryOn({
