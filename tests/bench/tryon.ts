@@ -81,6 +81,8 @@ async function main() {
     ],
   });
   const rows: {
+    reloadFirst: number;
+    reloadTracking: number;
     cold: number;
     bytes: number;
     cached: number;
@@ -124,7 +126,12 @@ async function main() {
       await page.keyboard.press('Escape');
       await page.locator(CANVAS).waitFor({ state: 'detached' });
       const cached = await openTryOn(page);
+      // And on a new page load: the model's files from the browser's HTTP cache, the model started afresh.
+      await page.reload();
+      const reloaded = await openTryOn(page);
       rows.push({
+        reloadFirst: reloaded.firstFrameMs,
+        reloadTracking: reloaded.trackingMs,
         cold: cold.trackingMs,
         bytes,
         cached: cached.firstFrameMs,
@@ -133,7 +140,7 @@ async function main() {
         lps: landmarksPerSecond,
       });
       console.log(
-        `run ${i + 1}: first try-on ${cold.trackingMs.toFixed(0)} ms to the piece drawn, ${(bytes / 1e6).toFixed(2)} MB; cached: first frame ${cached.firstFrameMs.toFixed(0)} ms, piece drawn ${cached.trackingMs.toFixed(0)} ms; ${fps.toFixed(1)} fps composited, ${landmarksPerSecond.toFixed(1)} landmark answers/s; loadavg ${os.loadavg()[0]!.toFixed(2)}`,
+        `run ${i + 1}: first try-on ${cold.trackingMs.toFixed(0)} ms to the piece drawn, ${(bytes / 1e6).toFixed(2)} MB; cached: first frame ${cached.firstFrameMs.toFixed(0)} ms, piece drawn ${cached.trackingMs.toFixed(0)} ms; after a reload: first frame ${reloaded.firstFrameMs.toFixed(0)} ms, piece drawn ${reloaded.trackingMs.toFixed(0)} ms; ${fps.toFixed(1)} fps composited, ${landmarksPerSecond.toFixed(1)} landmark answers/s; loadavg ${os.loadavg()[0]!.toFixed(2)}`,
       );
       await context.close();
     }
@@ -147,6 +154,8 @@ async function main() {
     cached: median(rows.map((r) => r.cached)),
     cachedTracking: median(rows.map((r) => r.cachedTracking)),
     cold: median(rows.map((r) => r.cold)),
+    reloadFirst: median(rows.map((r) => r.reloadFirst)),
+    reloadTracking: median(rows.map((r) => r.reloadTracking)),
     bytes: median(rows.map((r) => r.bytes)),
   };
   writeSection(
@@ -161,8 +170,10 @@ context. ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}.
 | --- | --- | --- |
 | composited frames per second (camera + piece, 640×480) | ${m.fps.toFixed(1)} | ≥ 24 |
 | face-model answers per second (the piece follows the newest) | ${m.lps.toFixed(1)} | |
-| tap → first composited frame, model cached | ${m.cached.toFixed(0)} ms | ≤ 2,000 ms |
-| tap → piece drawn on the face, model cached | ${m.cachedTracking.toFixed(0)} ms | |
+| tap → first composited frame, model in the browser's HTTP cache (page reloaded) | ${m.reloadFirst.toFixed(0)} ms | ≤ 2,000 ms |
+| tap → piece drawn on the face, model in the HTTP cache (page reloaded) | ${m.reloadTracking.toFixed(0)} ms | |
+| tap → first composited frame, model still loaded in the page (next piece) | ${m.cached.toFixed(0)} ms | |
+| tap → piece drawn on the face, model still loaded in the page | ${m.cachedTracking.toFixed(0)} ms | |
 | tap → piece drawn, first try-on (nothing cached) | ${m.cold.toFixed(0)} ms | |
 | bytes a first try-on downloads (on the wire, brotli) | ${(m.bytes / 1e6).toFixed(2)} MB | |
 
