@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
-import type { CallStatus, ProductMaterial } from './constants';
+import type { CallStatus, ProductCategory, ProductMaterial } from './constants';
 import { ID_MAX } from './constants';
 
 /**
@@ -131,6 +131,11 @@ export interface CallProduct {
   /** The large rendition, for the full-screen view. */
   fullImageUrl: string | null;
   material: ProductMaterial;
+  /** The product's category (the call's try-on tells earrings, nose pins, necklaces and pendants by it). */
+  category: ProductCategory;
+  /** Millimetres, as the product gives them (the try-on draws the piece at its real size). */
+  width: number | null;
+  height: number | null;
   purity: string | null;
   /** Grams. */
   weight: number | null;

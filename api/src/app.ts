@@ -16,6 +16,7 @@ import { bearerMatches, metrics, routeLabel } from './http/metrics';
 import { csrfGuard, securityHeaders } from './http/security';
 import { invalidatingWrites, ResponseCache, setJsonBody } from './http/response-cache';
 import { sessionMiddleware } from './http/session';
+import { faceMeshAssets } from './http/face-mesh';
 import { staticSite } from './http/static';
 import { accountsFeature } from './features/accounts/routes';
 import { mediaFeature } from './features/media/routes';
@@ -205,6 +206,8 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use(router.allowedMethods());
   if (opts.serveStatic) {
     const { staticDir, ssrDir, ssrMaxRenders } = opts.config;
+    // The try-on's face-landmark model and its detector page (issue #36).
+    app.use(faceMeshAssets());
     app.use(
       staticSite(staticDir, ssrDir === undefined ? undefined : { dir: ssrDir, maxRenders: ssrMaxRenders }),
     );

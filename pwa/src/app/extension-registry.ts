@@ -22,6 +22,12 @@ function ProductDialogCallButton({ product }: { product: Product }) {
   return createElement(Suspense, { fallback: null }, createElement(LazyDialogCallButton, { product }));
 }
 
+// "Try it on" (issue #36) loads with the product's actions, its camera and model on the first tap.
+const LazyTryOnButton = lazy(() => import('../features/tryon/try-on-button'));
+function TryOnButton({ product }: { product: Product }) {
+  return createElement(Suspense, { fallback: null }, createElement(LazyTryOnButton, { product }));
+}
+
 // The jeweller's call-back queue loads with the dashboard that shows it, not with a visitor's first page.
 const LazyCallbackQueue = lazy(() =>
   import('../features/calls/components/callback-queue').then((m) => ({ default: m.CallbackQueueCard })),
@@ -47,7 +53,7 @@ function AppointmentSettingsEntry() {
  * its heavy parts), since they load with the pages that show them.
  */
 export const EXTENSIONS: Extensions = {
-  productDialogActions: [AddToCartButton, ProductDialogCallButton, ProductBookAppointment],
+  productDialogActions: [AddToCartButton, TryOnButton, ProductDialogCallButton, ProductBookAppointment],
   productCardActions: [ProductCardCallButton],
   storefrontActions: [StorefrontVideoCallButton, StorefrontBookAppointment],
   // ProductDialogHost sends an old ?product=<id> link on any page to the product's address; CartGlobal is the

@@ -35,6 +35,7 @@ const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
     callsInCall: () => import('../../../locales/en.json?area=callsInCall&locale.json'),
     callsAppointments: () => import('../../../locales/en.json?area=callsAppointments&locale.json'),
     catalogPricing: () => import('../../../locales/en.json?area=catalogPricing&locale.json'),
+    catalogTryOn: () => import('../../../locales/en.json?area=catalogTryOn&locale.json'),
   },
   ta: {
     core: () => import('../../../locales/ta.json?area=core&locale.json'),
@@ -50,6 +51,7 @@ const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
     callsInCall: () => import('../../../locales/ta.json?area=callsInCall&locale.json'),
     callsAppointments: () => import('../../../locales/ta.json?area=callsAppointments&locale.json'),
     catalogPricing: () => import('../../../locales/ta.json?area=catalogPricing&locale.json'),
+    catalogTryOn: () => import('../../../locales/ta.json?area=catalogTryOn&locale.json'),
   },
 };
 

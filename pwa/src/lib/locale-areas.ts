@@ -39,6 +39,7 @@ export const SPLIT_AREAS = {
   callsInCall: ['calls.selling', 'calls.summary', 'calls.outcome'],
   callsAppointments: ['calls.appointments'],
   catalogPricing: ['catalog.pricing'],
+  catalogTryOn: ['catalog.tryOn'],
 } as const;
 
 export const LAZY_AREAS = [

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CallProduct } from '../../../contract/call-selling';
-import type { ProductMaterial } from '../../../contract/constants';
+import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
 
 /**
  * Products as a call shows them (CallProduct): the piece a call is about, the cards the jeweller shows, the
@@ -15,6 +15,9 @@ export interface CallProductRow {
   name: string;
   price: string;
   material: ProductMaterial;
+  category: ProductCategory;
+  width_mm: string | number | null;
+  height_mm: string | number | null;
   purity: string | null;
   weight_g: string | number | null;
   sku: string | null;
@@ -26,7 +29,7 @@ export interface CallProductRow {
 }
 
 /** The columns of a CallProduct, from `products p` joined with `seller_profiles sp`. */
-const COLUMNS = `p.id, p.seller_id, p.name, p.price, p.material, p.purity, p.weight_g, p.sku, p.stock_quantity,
+const COLUMNS = `p.id, p.seller_id, p.name, p.price, p.material, p.category, p.width_mm, p.height_mm, p.purity, p.weight_g, p.sku, p.stock_quantity,
        p.deleted_at is not null as deleted,
        (p.deleted_at is null and coalesce(sp.is_approved, false)
          and (p.stock_quantity is null or p.stock_quantity > 0)) as available,
@@ -46,6 +49,9 @@ export function presentCallProduct(row: CallProductRow): CallProduct {
     imageUrl: row.image_url,
     fullImageUrl: row.full_image_url,
     material: row.material,
+    category: row.category,
+    width: row.width_mm === null ? null : Number(row.width_mm),
+    height: row.height_mm === null ? null : Number(row.height_mm),
     purity: row.purity,
     weight: row.weight_g === null ? null : Number(row.weight_g),
     sku: row.sku,

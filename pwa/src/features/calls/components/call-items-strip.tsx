@@ -11,6 +11,7 @@ import type {
 } from '../../../../../api/contract/call-selling';
 import { cn } from '../../../lib/cn';
 import { formatPrice } from '../../../lib/format';
+import { CallTryOnButton } from '../../tryon/public';
 import { CallProductActions, CallProductSummary, productFacts } from './call-product-card';
 
 type Viewing = { kind: 'product'; product: CallProduct } | { kind: 'photo'; item: PhotoCallItem } | null;
@@ -188,6 +189,7 @@ export function CallItemsStrip({
                     compact
                   />
                 )}
+                {!isSeller && <CallTryOnButton product={item.product} />}
               </div>
             ) : (
               <button

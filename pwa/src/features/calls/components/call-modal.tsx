@@ -27,6 +27,7 @@ import { useCallItems } from '../hooks/use-call-items';
 import { takePhoto } from '../lib/take-photo';
 import { useCall } from './call-provider';
 import { CallChatSheet } from './call-chat-sheet';
+import { CallTryOnProvider } from '../../tryon/public';
 import { CallItemsStrip } from './call-items-strip';
 import { ShowProductSheet } from './show-product-sheet';
 
@@ -389,7 +390,10 @@ export default function CallModal() {
               label={t('calls.modal.localVideo')}
             />
             {!overlay && (
-              <CallItemsStrip callId={callId} items={items} isSeller={isSeller} userId={user.id} />
+              // The customer tries a shown piece on: the call sends the composited picture (issue #36).
+              <CallTryOnProvider swap={{ camera: room.localStream, replace: room.replaceOutgoingVideo }}>
+                <CallItemsStrip callId={callId} items={items} isSeller={isSeller} userId={user.id} />
+              </CallTryOnProvider>
             )}
             {overlay && (
               <div

@@ -52,6 +52,11 @@ export interface VideoRoomState {
   quality: ConnectionQuality | null;
   /** The link is too thin for video: audio carries the call. */
   audioOnly: boolean;
+  /**
+   * Sends this track instead of the camera's (the try-on's composited picture, issue #36); null sends the
+   * camera again. p2p only (false when there is no peer connection to swap on).
+   */
+  replaceOutgoingVideo: (track: MediaStreamTrack | null) => Promise<boolean>;
 }
 
 export interface UseVideoRoomOptions {
@@ -366,6 +371,16 @@ export function useVideoRoom({
     captured.current?.getVideoTracks().forEach((t) => (t.enabled = media.current.video));
     setVideoEnabled(media.current.video);
   }, []);
+  const replaceOutgoingVideo = useCallback(async (track: MediaStreamTrack | null) => {
+    const current = session.current;
+    const sender = current
+      ?.peer?.()
+      ?.getSenders()
+      .find((s) => s.track?.kind === 'video');
+    if (!current || !sender) return false;
+    await sender.replaceTrack(track ?? current.localStream.getVideoTracks()[0] ?? null);
+    return true;
+  }, []);
   const leave = useCallback((opts?: { hangUp?: boolean }) => {
     session.current?.disconnect(opts);
     session.current = null;
@@ -390,5 +405,6 @@ export function useVideoRoom({
     endReason,
     quality,
     audioOnly,
+    replaceOutgoingVideo,
   };
 }

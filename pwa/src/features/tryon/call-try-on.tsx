@@ -1,0 +1,163 @@
+import { Sparkles } from 'lucide-react';
+import {
+  createContext,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button';
+import { LocaleGate } from '../../lib/locale-gate';
+import { tryOnKind } from './geometry';
+
+/** What the call lends the try-on: its camera and a way to change the video it sends. */
+export interface CallVideoSwap {
+  camera: MediaStream | null;
+  /** Sends this track instead of the camera's; null: the camera again. False when it cannot be swapped. */
+  replace: (track: MediaStreamTrack | null) => Promise<boolean>;
+}
+
+interface Running {
+  productId: number;
+  stop: () => void;
+}
+
+interface CallTryOnValue {
+  active: number | null;
+  pending: number | null;
+  toggle: (product: TryOnProduct) => Promise<void>;
+}
+
+const CallTryOnContext = createContext<CallTryOnValue | null>(null);
+
+/** What a piece shown in the call gives the try-on. */
+export interface TryOnProduct {
+  id: number;
+  name: string;
+  category: string;
+  width: number | null;
+  height: number | null;
+}
+
+/**
+ * Around the customer's side of a call: at most one piece tried on at a time. While one is, the call sends the
+ * composited canvas instead of the camera (the jeweller sees the piece on the customer); stopping, or the call
+ * ending, sends the camera again and ends the drawing.
+ */
+export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; children: ReactNode }) {
+  const { t } = useTranslation();
+  const running = useRef<Running | null>(null);
+  const [active, setActive] = useState<number | null>(null);
+  const [pending, setPending] = useState<number | null>(null);
+  const swapRef = useRef(swap);
+  useEffect(() => {
+    swapRef.current = swap;
+  });
+
+  const stop = useCallback(async () => {
+    const r = running.current;
+    running.current = null;
+    setActive(null);
+    if (!r) return;
+    await swapRef.current.replace(null).catch(() => false);
+    r.stop();
+  }, []);
+
+  const toggle = useCallback(
+    async (product: TryOnProduct) => {
+      const kind = tryOnKind(product.category);
+      const wasThis = running.current?.productId === product.id;
+      await stop();
+      if (wasThis || !kind) return;
+      const camera = swapRef.current.camera;
+      const cameraTrack = camera?.getVideoTracks()[0];
+      if (!cameraTrack || cameraTrack.readyState !== 'live') {
+        toast.error(t('catalog.tryOn.noCamera'));
+        return;
+      }
+      setPending(product.id);
+      try {
+        const [{ acquireFaceDetector }, { startTryOn }, { productPiece }] = await Promise.all([
+          import('./detector'),
+          import('./engine'),
+          import('./piece-image'),
+        ]);
+        const [detector, piece] = await Promise.all([acquireFaceDetector(), productPiece(kind, product)]);
+        const engine = startTryOn({
+          camera: new MediaStream([cameraTrack]),
+          detector,
+          piece,
+          onStatus: () => undefined,
+        });
+        const track = engine.captureTrack();
+        running.current = {
+          productId: product.id,
+          stop: () => {
+            engine.stop();
+            detector.close();
+            track.stop();
+          },
+        };
+        if (!(await swapRef.current.replace(track))) {
+          await stop();
+          toast.error(t('catalog.tryOn.modelFailed'));
+          return;
+        }
+        setActive(product.id);
+        toast.success(t('catalog.tryOn.inCallOn', { name: product.name }));
+      } catch {
+        toast.error(t('catalog.tryOn.modelFailed'));
+      } finally {
+        setPending(null);
+      }
+    },
+    [stop, t],
+  );
+
+  useEffect(
+    () => () => {
+      running.current?.stop();
+      running.current = null;
+    },
+    [],
+  );
+  const value = useMemo(() => ({ active, pending, toggle }), [active, pending, toggle]);
+  return <CallTryOnContext.Provider value={value}>{children}</CallTryOnContext.Provider>;
+}
+
+function TryOnToggle({ product, value }: { product: TryOnProduct; value: CallTryOnValue }) {
+  const { t } = useTranslation();
+  const on = value.active === product.id;
+  return (
+    <Button
+      size="sm"
+      variant={on ? 'primary' : 'outline'}
+      aria-pressed={on}
+      loading={value.pending === product.id}
+      onClick={() => void value.toggle(product)}
+      className="min-w-0 px-2"
+    >
+      <Sparkles aria-hidden="true" className="h-4 w-4 shrink-0" />
+      <span className="truncate">{on ? t('catalog.tryOn.inCallStop') : t('catalog.tryOn.inCall')}</span>
+    </Button>
+  );
+}
+
+/** "Try on" on a piece shown in the call (customer side, earrings, nose pins, necklaces and pendants). */
+export function CallTryOnButton({ product }: { product: TryOnProduct }) {
+  const value = useContext(CallTryOnContext);
+  if (!value || !tryOnKind(product.category)) return null;
+  return (
+    <Suspense fallback={null}>
+      <LocaleGate areas={['catalogTryOn']}>
+        <TryOnToggle product={product} value={value} />
+      </LocaleGate>
+    </Suspense>
+  );
+}

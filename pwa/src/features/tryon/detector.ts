@@ -1,0 +1,150 @@
+import faceMeshPackage from '@mediapipe/face_mesh/package.json';
+import type { Landmark } from './geometry';
+
+/** Where the server serves the model (api/src/http/face-mesh.ts), its version in the path. */
+export const FACE_MESH_BASE = `/vendor/face_mesh/${faceMeshPackage.version}/`;
+
+export interface FaceDetector {
+  /** Landmarks of the one face in the frame, or null when there is none. */
+  detect(
+    frame: CanvasImageSource & { width?: number },
+    width: number,
+    height: number,
+  ): Promise<Landmark[] | null>;
+  close(): void;
+}
+
+type FrameMessage =
+  | { type: 'ready' }
+  | { type: 'landmarks'; id: number; landmarks: Float32Array | null }
+  | { type: 'error'; id?: number; message: string };
+
+/**
+ * Starts the face-landmark model in its sandboxed page (a hidden frame: the model's code needs 'unsafe-eval',
+ * which the app's CSP refuses) and resolves once it is loaded. Frames go to it as transferred ImageBitmaps on
+ * this device; only landmarks come back.
+ */
+export function startFaceDetector(opts: { timeoutMs?: number } = {}): Promise<FaceDetector> {
+  const frame = document.createElement('iframe');
+  frame.sandbox.add('allow-scripts');
+  frame.src = `${FACE_MESH_BASE}frame.html`;
+  frame.title = 'face landmarks';
+  frame.setAttribute('aria-hidden', 'true');
+  frame.tabIndex = -1;
+  frame.style.cssText =
+    'position:fixed;width:1px;height:1px;left:-10px;top:-10px;border:0;opacity:0;pointer-events:none';
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (l: Landmark[] | null) => void; reject: (e: Error) => void }>();
+  let onReady: (() => void) | null = null;
+  let onFail: ((e: Error) => void) | null = null;
+  const listener = (e: MessageEvent) => {
+    if (e.source !== frame.contentWindow) return;
+    const m = e.data as FrameMessage;
+    if (m.type === 'ready') onReady?.();
+    else if (m.type === 'landmarks') {
+      const w = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (!w) return;
+      if (!m.landmarks) return w.resolve(null);
+      const out: Landmark[] = [];
+      for (let i = 0; i < m.landmarks.length; i += 3)
+        out.push({ x: m.landmarks[i]!, y: m.landmarks[i + 1]!, z: m.landmarks[i + 2]! });
+      w.resolve(out);
+    } else if (m.type === 'error') {
+      const err = new Error(m.message);
+      if (m.id !== undefined) {
+        waiting.get(m.id)?.reject(err);
+        waiting.delete(m.id);
+      } else onFail?.(err);
+    }
+  };
+  window.addEventListener('message', listener);
+  const close = () => {
+    window.removeEventListener('message', listener);
+    frame.remove();
+    for (const w of waiting.values()) w.resolve(null);
+    waiting.clear();
+  };
+  document.body.appendChild(frame);
+  return new Promise<FaceDetector>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error('face model timed out'));
+    }, opts.timeoutMs ?? 60_000);
+    onFail = (e) => {
+      clearTimeout(timer);
+      close();
+      reject(e);
+    };
+    onReady = () => {
+      clearTimeout(timer);
+      resolve({
+        async detect(source, width, height) {
+          const bitmap = await createImageBitmap(source as ImageBitmapSource, {
+            resizeWidth: width,
+            resizeHeight: height,
+          });
+          const id = nextId++;
+          return new Promise<Landmark[] | null>((res, rej) => {
+            waiting.set(id, { resolve: res, reject: rej });
+            frame.contentWindow?.postMessage({ type: 'frame', id, bitmap }, '*', [bitmap]);
+          });
+        },
+        close,
+      });
+    };
+  });
+}
+
+/** A loaded model is kept this long after its last user lets go, so trying the next piece starts at once. */
+export const DETECTOR_IDLE_MS = 120_000;
+
+let shared: {
+  detector: Promise<FaceDetector>;
+  users: number;
+  timer: ReturnType<typeof setTimeout> | null;
+} | null = null;
+
+/**
+ * The page's one face model, started on first use and shared by the dialog and the call (one at a time in
+ * practice). `close()` on the answer lets go; the model stops DETECTOR_IDLE_MS after the last user let go.
+ */
+export async function acquireFaceDetector(): Promise<FaceDetector> {
+  if (!shared) {
+    const entry = {
+      detector: startFaceDetector(),
+      users: 0,
+      timer: null as ReturnType<typeof setTimeout> | null,
+    };
+    shared = entry;
+    entry.detector.catch(() => {
+      if (shared === entry) shared = null;
+    });
+  }
+  const entry = shared;
+  entry.users++;
+  if (entry.timer) clearTimeout(entry.timer);
+  entry.timer = null;
+  let detector: FaceDetector;
+  try {
+    detector = await entry.detector;
+  } catch (err) {
+    entry.users--;
+    throw err;
+  }
+  let released = false;
+  return {
+    detect: (frame, width, height) => detector.detect(frame, width, height),
+    close() {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      entry.timer = setTimeout(() => {
+        if (entry.users > 0) return;
+        if (shared === entry) shared = null;
+        detector.close();
+      }, DETECTOR_IDLE_MS);
+    },
+  };
+}

@@ -1,0 +1,236 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productPath } from '../../api/contract/product-path';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
+import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import { faceVideoFile } from './support/face-video';
+
+/**
+ * Virtual try-on (issue #36) end to end: Chromium's fake camera plays a real face (support/face-video.ts), the
+ * face-mesh model runs in the page from our own origin, and the piece is drawn at the face's landmarks.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser([`--use-file-for-fake-video-capture=${await faceVideoFile()}`]);
+});
+afterAll(async () => browser?.close());
+
+interface Placed {
+  part: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  o: number;
+}
+
+/**
+ * Gold-coloured pixels in a box of a picture (the drawn piece is gold; the face, hair and background of the
+ * camera's picture are not), from a canvas or a video element found by selector.
+ */
+export function goldPixels(
+  page: Page,
+  selector: string,
+  box: { x: number; y: number; w: number; h: number },
+) {
+  return page.evaluate(
+    ({ selector, box }) => {
+      const el = document.querySelector<HTMLCanvasElement | HTMLVideoElement>(selector)!;
+      const c = document.createElement('canvas');
+      const w = el instanceof HTMLVideoElement ? el.videoWidth : el.width;
+      const h = el instanceof HTMLVideoElement ? el.videoHeight : el.height;
+      c.width = w;
+      c.height = h;
+      const g = c.getContext('2d')!;
+      g.drawImage(el, 0, 0, w, h);
+      const x = Math.max(0, Math.round(box.x));
+      const y = Math.max(0, Math.round(box.y));
+      const d = g.getImageData(
+        x,
+        y,
+        Math.max(1, Math.min(w - x, Math.round(box.w))),
+        Math.max(1, Math.min(h - y, Math.round(box.h))),
+      ).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const [r, gg, b] = [d[i]!, d[i + 1]!, d[i + 2]!];
+        if (r > 150 && gg > 100 && b < 80 && r - b > 100 && gg - b > 50) n++;
+      }
+      return n;
+    },
+    { selector, box },
+  );
+}
+
+async function earringsPath(page: Page): Promise<string> {
+  const res = await page.request.get('/_api/products/list?category=earrings&limit=1');
+  const body = (await res.json()) as { products: { id: number; name: string }[] };
+  return productPath(body.products[0]!);
+}
+
+describe('virtual try-on', () => {
+  it('on a phone: "Try it on" finds the face and draws the earrings at the ears', async () => {
+    const context = await newContext(browser, { mobile: true });
+    await context.grantPermissions(['camera']);
+    const page = await context.newPage();
+    const path = await earringsPath(page);
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const button = page.getByRole('button', { name: 'Try it on' });
+    await button.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    // Landmarks found: the model reports a face and the placements of both earrings.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.status ===
+        'tracking',
+      undefined,
+      { timeout: 45_000 },
+    );
+    const placed = JSON.parse(
+      (await page.locator('[data-testid="try-on-canvas"]').getAttribute('data-placements'))!,
+    ) as Placed[];
+    expect(placed.map((p) => p.part)).toEqual(['right-ear', 'left-ear']);
+    const [right, left] = placed as [Placed, Placed];
+    // The face in the video is about a third of the frame wide: the ears are apart, on either side of its middle.
+    expect(left.x - right.x).toBeGreaterThan(100);
+    expect(right.h).toBeGreaterThan(15);
+    // The piece drawn at the ear: gold pixels below the lobe in the composited picture, none in the camera's.
+    const box = { x: right.x - right.w / 2, y: right.y, w: right.w, h: right.h };
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.frames) >
+        5,
+    );
+    const drawn = await goldPixels(page, '[data-testid="try-on-canvas"]', box);
+    const camera = await page.evaluate(async () => {
+      const s = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 } });
+      const v = document.createElement('video');
+      v.id = 'raw-camera';
+      v.muted = true;
+      v.srcObject = s;
+      document.body.appendChild(v);
+      await v.play();
+      return v.videoWidth;
+    });
+    expect(camera).toBe(640);
+    const plain = await goldPixels(page, '#raw-camera', box);
+    expect(drawn).toBeGreaterThan(right.w * right.h * 0.15);
+    expect(plain).toBeLessThan(drawn / 10);
+    // It fits a 360 px screen and reads well.
+    const canvasBox = (await page.locator('[data-testid="try-on-canvas"]').boundingBox())!;
+    expect(canvasBox.width).toBeLessThanOrEqual(360);
+    await page.getByRole('button', { name: 'Take photo' }).click();
+    await page.getByRole('img', { name: /^Photo of you wearing/ }).waitFor();
+    await page.getByRole('link', { name: 'Save photo' }).waitFor();
+    await expectAccessible(page, 'try-on dialog (phone)');
+    await context.close();
+  }, 60_000);
+  it('in a call: the customer tries a shown jhumka on, the jeweller receives the picture with it, one tap undoes it', async () => {
+    const seller = await newContext(browser, { mobile: true });
+    const customer = await newContext(browser, { mobile: true });
+    for (const c of [seller, customer]) await c.grantPermissions(['camera', 'microphone']);
+    await signInViaApi(seller, DEMO_ACCOUNTS.seller);
+    await registerViaApi(customer, { displayName: `Nila ${Math.random().toString(36).slice(2, 6)}` });
+    const sellerPage = await seller.newPage();
+    const customerPage = await customer.newPage();
+    const store = (await (
+      await customerPage.request.get('/_api/seller/store?slug=lakshmi-jewellers')
+    ).json()) as {
+      sellerProfile: { sellerId: number };
+    };
+    const list = (await (
+      await customerPage.request.get(
+        `/_api/products/list?category=earrings&sellerId=${store.sellerProfile.sellerId}&limit=1`,
+      )
+    ).json()) as { products: { name: string }[] };
+    const piece = list.products[0]!.name;
+
+    await sellerPage.goto('/seller/history');
+    await sellerPage.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    await customerPage.goto('/lakshmi-jewellers');
+    await customerPage.getByRole('button', { name: 'Video Call', exact: true }).click();
+    const ringing = sellerPage.getByRole('alertdialog');
+    await ringing.waitFor({ timeout: 10_000 });
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    const remote = '[data-testid="remote-video"]';
+    await sellerPage.waitForFunction(
+      (sel) => {
+        const v = document.querySelector<HTMLVideoElement>(sel);
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      remote,
+      { timeout: 20_000 },
+    );
+
+    // The jeweller shows the jhumka.
+    await sellerPage.getByRole('button', { name: 'Show a product', exact: true }).click();
+    const sheet = sellerPage.getByRole('dialog', { name: 'Show a product' });
+    await sheet.getByRole('searchbox').fill(piece);
+    await sheet.getByRole('listitem').getByRole('button').filter({ hasText: piece }).first().click();
+    await sheet.getByRole('button', { name: 'Show 1 piece' }).click();
+    const card = customerPage.getByTestId('shared-product').filter({ hasText: piece }).first();
+    await card.waitFor({ timeout: 10_000 });
+
+    // Gold in the whole received picture: none from the plain camera, plenty once the piece is drawn on.
+    const whole = { x: 0, y: 0, w: 640, h: 480 };
+    const before = await goldPixels(sellerPage, remote, whole);
+    await card.getByRole('button', { name: 'Try on' }).click();
+    await card.getByRole('button', { name: 'Stop try-on' }).waitFor({ timeout: 45_000 });
+    await sellerPage.waitForFunction(
+      async ({ sel, before }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel)!;
+        const c = document.createElement('canvas');
+        c.width = v.videoWidth;
+        c.height = v.videoHeight;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4)
+          if (
+            d[i]! > 150 &&
+            d[i + 1]! > 100 &&
+            d[i + 2]! < 80 &&
+            d[i]! - d[i + 2]! > 100 &&
+            d[i + 1]! - d[i + 2]! > 50
+          )
+            n++;
+        return n > before + 150;
+      },
+      { sel: remote, before },
+      { timeout: 45_000, polling: 250 },
+    );
+    // One tap: the camera again.
+    await card.getByRole('button', { name: 'Stop try-on' }).click();
+    await card.getByRole('button', { name: 'Try on' }).waitFor();
+    await sellerPage.waitForFunction(
+      async ({ sel, before }) => {
+        const v = document.querySelector<HTMLVideoElement>(sel)!;
+        const c = document.createElement('canvas');
+        c.width = v.videoWidth;
+        c.height = v.videoHeight;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4)
+          if (
+            d[i]! > 150 &&
+            d[i + 1]! > 100 &&
+            d[i + 2]! < 80 &&
+            d[i]! - d[i + 2]! > 100 &&
+            d[i + 1]! - d[i + 2]! > 50
+          )
+            n++;
+        return n <= before + 30;
+      },
+      { sel: remote, before },
+      { timeout: 15_000, polling: 250 },
+    );
+    await customerPage.getByRole('button', { name: 'End call', exact: true }).click();
+    await customer.close();
+    await seller.close();
+  }, 90_000);
+});
