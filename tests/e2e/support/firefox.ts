@@ -105,3 +105,23 @@ export async function waitForText(
     opts.within ?? null,
   );
 }
+
+/** Types `value` into the field labelled `label` (a <label for> or aria-label), as a person would. */
+export async function fillByLabel(page: Page, label: string, value: string) {
+  const handle = await page.waitForFunction(
+    (l) => {
+      const byFor = [...document.querySelectorAll('label')].find((x) => x.textContent?.trim() === l);
+      const target = byFor?.htmlFor
+        ? document.getElementById(byFor.htmlFor)
+        : (byFor?.querySelector('input, textarea, select') ??
+          document.querySelector(`[aria-label="${CSS.escape(l)}"]`));
+      return target ?? null;
+    },
+    { polling: 50, timeout: 10_000 },
+    label,
+  );
+  const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLInputElement> | null;
+  if (!el) throw new Error(`no field "${label}"`);
+  await el.click();
+  await el.type(value);
+}
