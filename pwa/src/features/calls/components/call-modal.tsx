@@ -22,6 +22,7 @@ import { initials } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
 import { markCall } from '../../video/lib/marks';
+import { playWhenAllowed } from '../../video/lib/playback';
 import { sellingApi } from '../api';
 import { useCallItems } from '../hooks/use-call-items';
 import { takePhoto } from '../lib/take-photo';
@@ -83,11 +84,11 @@ function RemoteView({ stream, name, label }: { stream: MediaStream | null; name:
     if (!el || !audio) return;
     if (el.srcObject !== stream) el.srcObject = stream;
     if (audio.srcObject !== stream) audio.srcObject = stream;
-    if (stream) {
-      void el.play().catch(() => undefined);
-      void audio.play().catch(() => undefined);
-      if ('requestVideoFrameCallback' in el) el.requestVideoFrameCallback(() => markCall('first-frame'));
-    }
+    if (!stream) return;
+    // Sound refused before a gesture (Safari on iOS) starts at the next tap.
+    const stops = [playWhenAllowed(el), playWhenAllowed(audio)];
+    if ('requestVideoFrameCallback' in el) el.requestVideoFrameCallback(() => markCall('first-frame'));
+    return () => stops.forEach((stop) => stop());
   }, [stream]);
   const black = useBlackVideo(ref, stream);
   return (

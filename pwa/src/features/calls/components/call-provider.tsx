@@ -34,6 +34,7 @@ import {
   type EndedCall,
 } from '../../../lib/call-store';
 import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
+import { prepareAnswerPeer, releaseAnswerPeer } from '../../video/providers/p2p';
 import { markCall } from '../../video/lib/marks';
 import { videoQueries } from '../../video/api';
 import { isOnline, OfflineError } from '../../../lib/online';
@@ -122,6 +123,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       const call = callRef.current;
       if (!call) return;
       releaseLocalMedia(call.callId);
+      releaseAnswerPeer(call.callId);
       // What the person sees next: the call's summary, or why it did not happen (a ringing call that the
       // caller cancels needs neither).
       const answered = call.status === 'active' || outcome === 'connection_lost';
@@ -365,6 +367,20 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     if (incomingId === null) return;
     const timer = setTimeout(() => void respondRef.current('decline'), CALL_LIMITS.ringTimeoutMs);
     return () => clearTimeout(timer);
+  }, [incomingId]);
+
+  // While it rings: the camera, the microphone and the answering peer connection, so that after the accept
+  // only the offer, the answer and the checks remain (nothing is sent before the accept). A call that stops
+  // ringing without being answered here releases them.
+  useEffect(() => {
+    if (incomingId === null) return;
+    const id = incomingId;
+    prepareAnswerPeer(id, prepareLocalMedia(id));
+    return () => {
+      if (callRef.current?.callId === id) return;
+      releaseLocalMedia(id);
+      releaseAnswerPeer(id);
+    };
   }, [incomingId]);
 
   // A notification's Accept: accept as soon as the call is on screen.

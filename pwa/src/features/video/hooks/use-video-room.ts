@@ -15,6 +15,7 @@ import { markCall } from '../lib/marks';
 import {
   connectP2p,
   prepareCallerPeer,
+  takeAnswerPeer,
   SIGNAL_POLL_RINGING_MS,
   SIGNAL_POLL_STREAMING_MS,
 } from '../providers/p2p';
@@ -147,6 +148,8 @@ export function useVideoRoom({
     const promise = takeLocalMedia(callId);
     promise.catch(() => undefined);
     capturing.current = promise;
+    // The answering side's peer connection, made with that capture while the call rang (if it was).
+    if (!isCaller) preparedPeer.current = takeAnswerPeer(callId);
     return () => {
       void preparedPeer.current?.then((pc) => pc?.close());
       preparedPeer.current = null;
@@ -155,7 +158,7 @@ export function useVideoRoom({
       captured.current?.getTracks().forEach((t) => t.stop());
       captured.current = null;
     };
-  }, [callId]);
+  }, [callId, isCaller]);
 
   // The caller's offer is made while it rings, with the relay's candidates when one is configured (p2p adopts
   // it when the token brings the same ICE servers).

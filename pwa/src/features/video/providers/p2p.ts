@@ -2,6 +2,7 @@ import type { CallSignal } from '../../../../../api/contract/calls';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
 import { ApiError } from '../../../lib/api-client';
 import { signallingApi } from '../api';
+import { applyCallCodecs } from '../lib/codecs';
 import { markCall } from '../lib/marks';
 import { isStreamOpen, onStreamEvent } from '../../../lib/event-stream';
 import {
@@ -116,9 +117,25 @@ function answeredHere(callId: number): boolean {
 /** One media transport for audio and video: half the candidates to gather and to check. */
 const BUNDLE_POLICY: RTCBundlePolicy = 'max-bundle';
 
-function newPeer(iceServers: RTCIceServer[], localStream: MediaStream): RTCPeerConnection {
-  const peer = new RTCPeerConnection({ iceServers, bundlePolicy: BUNDLE_POLICY });
+/**
+ * A call's peer connection: one transport for audio and video; one send-and-receive transceiver per track
+ * (addTrack, which every engine has, Safari included); video codecs in the order every engine takes
+ * (lib/codecs.ts). With `pool`, the browser starts gathering (the relay's allocation too) at once, before
+ * any description exists: a peer made while the call rings has its candidates ready when the offer comes.
+ */
+export function peerConfiguration(iceServers: RTCIceServer[], pool = false): RTCConfiguration {
+  return {
+    iceServers,
+    bundlePolicy: BUNDLE_POLICY,
+    rtcpMuxPolicy: 'require',
+    ...(pool && iceServers.length ? { iceCandidatePoolSize: 1 } : {}),
+  };
+}
+
+function newPeer(iceServers: RTCIceServer[], localStream: MediaStream, pool = false): RTCPeerConnection {
+  const peer = new RTCPeerConnection(peerConfiguration(iceServers, pool));
   for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
+  applyCallCodecs(peer);
   return peer;
 }
 
@@ -153,6 +170,57 @@ export async function prepareCallerPeer(
 }
 
 /**
+ * The answering side's peer connection, made while the call rings (with the camera and microphone captured
+ * for it by lib/local-media.ts): at the accept only the offer's arrival, the answer and the checks remain.
+ * It has no ICE servers yet (the relay's credentials come with the token after the accept); `connectP2p`
+ * gives it the token's servers when it adopts it, and they gather while the offer is on its way. One is
+ * held at a time; a call that stops ringing without an answer closes it (releaseAnswerPeer).
+ */
+let heldAnswer: { callId: number; promise: Promise<RTCPeerConnection | null> } | null = null;
+
+export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): void {
+  if (heldAnswer?.callId === callId) return;
+  releaseAnswerPeer();
+  const promise = media.then(
+    (stream) => {
+      try {
+        const peer = newPeer([], stream);
+        markCall('answer-peer-prepared');
+        return peer;
+      } catch {
+        return null;
+      }
+    },
+    () => null,
+  );
+  heldAnswer = { callId, promise };
+}
+
+/** Hands the prepared answering peer for the call to the connection (null when none was prepared). */
+export function takeAnswerPeer(callId: number): Promise<RTCPeerConnection | null> | null {
+  if (heldAnswer?.callId !== callId) return null;
+  const { promise } = heldAnswer;
+  heldAnswer = null;
+  return promise;
+}
+
+/** Closes a prepared answering peer nobody took (declined, missed, cancelled); only the given call's if set. */
+export function releaseAnswerPeer(callId?: number): void {
+  if (!heldAnswer || (callId !== undefined && heldAnswer.callId !== callId)) return;
+  const { promise } = heldAnswer;
+  heldAnswer = null;
+  void promise.then((peer) => peer?.close());
+}
+
+/** A peer made ahead that never had a description: adopted as it is by either side. */
+const untouched = (peer: RTCPeerConnection) =>
+  peer.signalingState === 'stable' && !peer.localDescription && !peer.remoteDescription;
+
+/** The peer sends exactly these tracks (a capture replaced since it was made means a fresh peer). */
+const sendsOnly = (peer: RTCPeerConnection, stream: MediaStream) =>
+  peer.getSenders().every((s) => !s.track || stream.getTracks().includes(s.track));
+
+/**
  * WebRTC between the two browsers, signalling relayed by the API. The caller (customer) offers; every
  * offer carries a session id (`sid`) so a retried attempt replaces the old peer connection on both sides
  * and stale answers or candidates are ignored.
@@ -162,22 +230,29 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     const { callId, isCaller, token, events, signal } = opts;
     const iceServers = (token.provider === 'p2p' ? (token.iceServers ?? []) : []) as RTCIceServer[];
     // A peer prepared while ringing fits if it was made with the servers this attempt uses.
+    // The callee's, made while it rang, fits if it never had a description and sends this capture.
     let warm: RTCPeerConnection | null = opts.preparedPeer ?? null;
     if (
       warm &&
-      (!isCaller ||
-        preparedWith.get(warm) !== urlsOf(iceServers) ||
-        warm.signalingState !== 'have-local-offer')
+      (isCaller
+        ? preparedWith.get(warm) !== urlsOf(iceServers) || warm.signalingState !== 'have-local-offer'
+        : !untouched(warm) || !opts.localStream || !sendsOnly(warm, opts.localStream))
     ) {
       warm.close();
       warm = null;
     }
-    // The token's fresh relay credentials serve any later gathering (an ICE restart an hour on).
+    // The token's fresh relay credentials serve any later gathering (an ICE restart an hour on). The callee's
+    // peer had none: it starts gathering with them now (a candidate pool), while the offer is on its way.
     if (warm && iceServers.length) {
+      const config = { ...warm.getConfiguration(), iceServers };
       try {
-        warm.setConfiguration({ ...warm.getConfiguration(), iceServers });
+        warm.setConfiguration(isCaller ? config : { ...config, iceCandidatePoolSize: 1 });
       } catch {
-        /* kept with the credentials it was made with */
+        try {
+          warm.setConfiguration(config);
+        } catch {
+          /* kept with the credentials it was made with */
+        }
       }
     }
     if (token.provider !== 'p2p') {
@@ -413,8 +488,10 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
             (p as { restart?: boolean }).restart === true && p.sid === sid && !!pc.remoteDescription;
           if (restart) trickling = false;
           else if (p.sid !== sid || pc.signalingState !== 'stable' || pc.remoteDescription) {
+            // A peer that never had a description (the one prepared while it rang) answers the first offer.
+            const fresh = untouched(pc) && sid === null;
             sid = p.sid ?? randomSid();
-            makePeer();
+            if (!fresh) makePeer();
           }
           await pc.setRemoteDescription({ type: 'offer', sdp: p.sdp });
           await flushCandidates();

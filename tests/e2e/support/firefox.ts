@@ -1,0 +1,127 @@
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+
+/**
+ * Debian's Firefox ESR, the suite's second engine, driven over WebDriver BiDi by puppeteer-core. Its fake
+ * camera and microphone (a test pattern and a tone) and the permission prompt turned off make WebRTC calls
+ * possible headless, as Chromium's --use-fake-device-for-media-stream does. One browser per test file: a
+ * launch costs about 2.5 s; each person in a test gets a fresh context (own cookies and storage).
+ */
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+export type { Browser as FirefoxBrowser, Page as FirefoxPage };
+
+export function launchFirefox(): Promise<Browser> {
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    extraPrefsFirefox: {
+      'media.navigator.streams.fake': true,
+      'media.navigator.permission.disabled': true,
+      // Loopback calls: host candidates on 127.0.0.1 (Firefox leaves loopback out of ICE otherwise).
+      'media.peerconnection.ice.loopback': true,
+      // Offline checks and the update service would otherwise talk to the outside world.
+      'app.update.enabled': false,
+      'browser.shell.checkDefaultBrowser': false,
+    },
+  });
+}
+
+/** A fresh context and page at a phone's size (or a laptop's) on `origin`. */
+export async function firefoxPage(
+  browser: Browser,
+  origin: string,
+  opts: { mobile?: boolean; watch?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  // A script run in every document of the page before its own (recorders for the test to read).
+  if (opts.watch) await page.evaluateOnNewDocument(opts.watch);
+  await page.setViewport(opts.mobile ? { width: 360, height: 740 } : { width: 1280, height: 860 });
+  await page.goto(`${origin}/login`);
+  return { context, page };
+}
+
+/** Calls the API from the page (same origin, its cookie): sign-in and sign-up as a browser would. */
+export async function postFromPage(page: Page, path: string, body: unknown) {
+  return page.evaluate(
+    async (p, b) => {
+      const res = await fetch(p, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(b),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    path,
+    body,
+  );
+}
+
+/**
+ * Waits for a visible button whose accessible name (aria-label, else its text) is `name` and clicks it with
+ * real input (pointer events through BiDi), inside `within` (a CSS selector) when given.
+ */
+export async function clickButton(
+  page: Page,
+  name: string,
+  opts: { within?: string; timeout?: number } = {},
+) {
+  const handle = await page.waitForFunction(
+    (n, within) => {
+      const root = within ? document.querySelector(within) : document;
+      if (!root) return null;
+      const buttons = [...root.querySelectorAll<HTMLElement>('button, [role="button"], a')];
+      return (
+        buttons.find((b) => {
+          const label = (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' ').trim();
+          return label === n && b.getClientRects().length > 0 && !(b as HTMLButtonElement).disabled;
+        }) ?? null
+      );
+    },
+    { polling: 50, timeout: opts.timeout ?? 15_000 },
+    name,
+    opts.within ?? null,
+  );
+  const el = handle.asElement();
+  if (!el) throw new Error(`no button "${name}"`);
+  await (el as import('puppeteer-core').ElementHandle<Element>).click();
+  await handle.dispose();
+}
+
+/** Waits until the page shows `text` (in the body's text), or inside `within`. */
+export async function waitForText(
+  page: Page,
+  text: string,
+  opts: { within?: string; timeout?: number } = {},
+) {
+  await page.waitForFunction(
+    (t, within) => {
+      const root = within ? document.querySelector(within) : document.body;
+      return !!root && (root as HTMLElement).innerText.includes(t);
+    },
+    { polling: 50, timeout: opts.timeout ?? 15_000 },
+    text,
+    opts.within ?? null,
+  );
+}
+
+/** Types `value` into the field labelled `label` (a <label for> or aria-label), as a person would. */
+export async function fillByLabel(page: Page, label: string, value: string) {
+  const handle = await page.waitForFunction(
+    (l) => {
+      const byFor = [...document.querySelectorAll('label')].find((x) => x.textContent?.trim() === l);
+      const target = byFor?.htmlFor
+        ? document.getElementById(byFor.htmlFor)
+        : (byFor?.querySelector('input, textarea, select') ??
+          document.querySelector(`[aria-label="${CSS.escape(l)}"]`));
+      return target ?? null;
+    },
+    { polling: 50, timeout: 10_000 },
+    label,
+  );
+  const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLInputElement> | null;
+  if (!el) throw new Error(`no field "${label}"`);
+  await el.click();
+  await el.type(value);
+}
