@@ -18,6 +18,7 @@ import * as m0016 from './migrations/0016_payments';
 import * as m0017 from './migrations/0017_appointments';
 import * as m0018 from './migrations/0018_image_placeholders';
 import * as m0019 from './migrations/0019_product_certificates';
+import * as m0022 from './migrations/0022_mobile_sign_in';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0017_appointments': m0017,
   '0018_image_placeholders': m0018,
   '0019_product_certificates': m0019,
+  '0022_mobile_sign_in': m0022,
 };
 
 const source: Knex.MigrationSource<string> = {

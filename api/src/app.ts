@@ -35,6 +35,9 @@ import { scheduleFeature } from './features/schedule/routes';
 import { EventHub } from './features/events/hub';
 import { paymentsFeature } from './features/payments/routes';
 import { createGateway, type PaymentGateway } from './features/payments/gateway';
+import { createSmsProvider, type SmsProvider } from './features/notices/provider';
+import { mobileFeature } from './features/accounts/mobile-routes';
+import { noticesFeature } from './features/notices/routes';
 
 /** Paths whose bodies may carry uploaded images (data URIs): the route table's `bodyLimit: 'large'`. */
 export const LARGE_BODY_PATHS: ReadonlySet<string> = pathsWhere((r) => r.bodyLimit === 'large');
@@ -78,6 +81,8 @@ const callsFeature: Feature = (router, ctx) =>
 
 const features: Feature[] = [
   accountsFeature,
+  mobileFeature,
+  noticesFeature,
   mediaFeature,
   catalogFeature,
   sellersFeature,
@@ -107,6 +112,8 @@ export interface CreateAppOptions {
   pushAgent?: import('node:https').Agent;
   /** The payment gateway; by default from the configuration (the test double without keys, outside production). */
   payments?: PaymentGateway | null;
+  /** The SMS provider; by default from the configuration (the Twilio double without settings, outside production). */
+  sms?: SmsProvider | null;
 }
 
 export interface AppHandle {
@@ -129,6 +136,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     events: new EventHub(opts.db, opts.logger),
     pushAgent: opts.pushAgent,
     payments: opts.payments === null ? undefined : (opts.payments ?? createGateway(opts.config, opts.logger)),
+    sms: opts.sms === null ? undefined : (opts.sms ?? createSmsProvider(opts.config, opts.logger)),
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;

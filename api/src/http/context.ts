@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import type { ResponseCache } from './response-cache';
 import type { EventHub } from '../features/events/hub';
 import type { PaymentGateway } from '../features/payments/gateway';
+import type { SmsProvider } from '../features/notices/provider';
 
 /** The signed-in user as loaded for each request. */
 export interface SessionUser {
@@ -78,6 +79,8 @@ export interface AppDeps {
   pushAgent?: import('node:https').Agent;
   /** The payment gateway (Razorpay, or its test double outside production); none: cash on delivery only. */
   payments?: PaymentGateway;
+  /** Twilio Verify and Messaging (or their test double outside production); none: e-mail sign-in only. */
+  sms?: SmsProvider;
 }
 
 export interface AppCustomContext {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../http/context';
 import { pushAppointmentNotices } from '../push/service';
 import { appointmentsWithNames, noticeFor, writeNotices, type AppointmentRow } from './appointments';
 import { JOB_BATCH, type JobKind } from './jobs';
+import { claimNotices, sendNotices, type OutgoingNotice } from '../notices/service';
 
 /** Pushes in flight at once after a batch. */
 const PUSH_CONCURRENCY = 64;
@@ -11,6 +12,7 @@ interface JobRow {
   id: string | number;
   kind: JobKind;
   appointment_id: number | null;
+  notice_id: string | number | null;
 }
 
 type Notice = { userId: number; notice: AppointmentNotice };
@@ -20,21 +22,29 @@ type Notice = { userId: number; notice: AppointmentNotice };
  * batch are sent (and awaited) after its commit.
  */
 export async function runDueJobs(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config' | 'dbKind' | 'pushAgent'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config' | 'dbKind' | 'pushAgent' | 'sms'>,
   limit = JOB_BATCH,
 ): Promise<number> {
   const now = deps.clock.now();
   const notices: Notice[] = [];
+  let messages: OutgoingNotice[] = [];
   const claimed = await deps.db.transaction(async (trx) => {
     const jobs = (
       (await trx.raw(
-        `select id, kind, appointment_id from jobs
+        `select id, kind, appointment_id, notice_id from jobs
           where state = 'pending' and run_at <= ?
           order by run_at, id limit ? for update skip locked`,
         [now, limit],
       )) as { rows: JobRow[] }
     ).rows;
     if (!jobs.length) return 0;
+    // Messages off the app (issue #37): decided here, sent after the commit.
+    messages = await claimNotices(
+      trx,
+      deps,
+      jobs.flatMap((j) => (j.kind === 'notice' && j.notice_id !== null ? [j.notice_id] : [])),
+      now,
+    );
     const ids = [...new Set(jobs.flatMap((j) => (j.appointment_id === null ? [] : [j.appointment_id])))];
     const appointments = new Map(
       ((await appointmentsWithNames(trx).whereIn('a.id', ids)) as AppointmentRow[]).map((a) => [a.id, a]),
@@ -76,6 +86,7 @@ export async function runDueJobs(
       .update({ state: 'done', done_at: now, attempts: trx.raw('attempts + 1') });
     return jobs.length;
   });
+  await sendNotices(deps, messages);
   // One query for the batch's subscriptions, then the pushes (no database connection held while they go).
   await pushAppointmentNotices(deps as AppDeps, notices, PUSH_CONCURRENCY).catch((err: unknown) =>
     deps.logger.warn({ err }, 'push of appointment notices failed'),
