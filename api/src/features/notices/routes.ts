@@ -43,7 +43,7 @@ export const noticesFeature: Feature = (router) => {
       chunks.push(chunk);
     }
     const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-    const url = `${ctx.deps.config.publicOrigin ?? ctx.origin}${ctx.originalUrl}`;
+    const url = `${ctx.deps.config.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}${ctx.originalUrl}`;
     if (!sms.validWebhook(ctx.get('X-Twilio-Signature'), url, params)) {
       throw forbidden('Invalid signature.', 'invalid_signature');
     }

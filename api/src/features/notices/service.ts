@@ -94,6 +94,8 @@ export async function queueNotice(
   trx: Knex,
   n: { userId: number; kind: NoticeKind; subject: string; params: Record<string, unknown> },
   now: Date,
+  /** When it is due (a missed call: when the ringing would stop); now by default. */
+  runAt: Date = now,
 ): Promise<void> {
   const rows = (
     (await trx.raw(
@@ -106,7 +108,7 @@ export async function queueNotice(
   ).rows;
   if (rows.length) {
     await trx('jobs').insert(
-      rows.map((r) => ({ kind: 'notice', notice_id: r.id, run_at: now, created_at: now })),
+      rows.map((r) => ({ kind: 'notice', notice_id: r.id, run_at: runAt, created_at: now })),
     );
   }
 }
@@ -191,6 +193,16 @@ export async function claimNotices(
       await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'opted_out' });
       continue;
     }
+    // A missed call is queued when the call starts ringing: it is sent only if nobody answered or declined.
+    if (r.kind === 'missed_call') {
+      const call = (await trx('calls')
+        .where({ id: Number(r.params.call) })
+        .first('status')) as { status: string } | undefined;
+      if (!call || !['pending', 'ringing', 'missed'].includes(call.status)) {
+        await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'answered' });
+        continue;
+      }
+    }
     const at = sendableAt(r.kind, now, r.time_zone);
     if (at.getTime() > now.getTime()) {
       await trx('jobs').insert({ kind: 'notice', notice_id: r.id, run_at: at, created_at: now });
@@ -257,6 +269,26 @@ export async function sendNotices(
       });
     }
   }
+}
+
+/** A shop's name as its notices show it. */
+export async function shopNameOf(db: Knex, sellerId: number): Promise<string> {
+  const row = (await db('users as u')
+    .leftJoin('seller_profiles as sp', 'sp.user_id', 'u.id')
+    .where('u.id', sellerId)
+    .first(db.raw('coalesce(sp.shop_name, u.display_name) as name'))) as { name: string } | undefined;
+  return row?.name ?? '';
+}
+
+/** A time as a notice shows it in the person's zone ("27 Nov, 4:30 pm"). */
+export function noticeTime(at: Date, timeZone = 'Asia/Kolkata'): string {
+  return new Intl.DateTimeFormat('en-IN', {
+    timeZone,
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(at);
 }
 
 /** The person's notice settings and verified mobile. */

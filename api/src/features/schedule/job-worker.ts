@@ -3,7 +3,7 @@ import type { AppDeps } from '../../http/context';
 import { pushAppointmentNotices } from '../push/service';
 import { appointmentsWithNames, noticeFor, writeNotices, type AppointmentRow } from './appointments';
 import { JOB_BATCH, type JobKind } from './jobs';
-import { claimNotices, sendNotices, type OutgoingNotice } from '../notices/service';
+import { claimNotices, queueNotice, sendNotices, type OutgoingNotice } from '../notices/service';
 
 /** Pushes in flight at once after a batch. */
 const PUSH_CONCURRENCY = 64;
@@ -59,6 +59,18 @@ export async function runDueJobs(
         continue;
       }
       const kind = job.kind === 'appointment_reminder' ? 'reminder' : 'starting';
+      // The customer's reminder by SMS too, when they opted in (issue #37); it goes out with the next poll.
+      if (kind === 'reminder')
+        await queueNotice(
+          trx,
+          {
+            userId: a.customer_id,
+            kind: 'appointment_reminder',
+            subject: `appointment:${a.id}`,
+            params: { shop: a.shop_name },
+          },
+          now,
+        );
       for (const userId of [a.customer_id, a.seller_id])
         notices.push({ userId, notice: noticeFor(a, userId, kind) });
     }
