@@ -41,10 +41,10 @@ export const NOTICE_RETRY_BASE_MS = 30_000;
 
 const TEXTS = { en: en.sms, ta: ta.sms } as const;
 
-/** The notice's text in the person's language ({{name}} filled from its params). */
+/** The notice's text in the person's language ({name} filled from its params). */
 export function noticeText(kind: NoticeKind, locale: 'en' | 'ta', params: Record<string, unknown>): string {
   const template: string = TEXTS[locale][kind];
-  return template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
 }
 
 /** The wall-clock hour and the offset from UTC of a moment in a time zone. */
