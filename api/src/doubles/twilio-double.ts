@@ -180,6 +180,15 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
         res.end(page());
         return;
       }
+      // For tests in another process (the browser tests): what the double "sent" to a number, as JSON.
+      if (req.method === 'GET' && url.pathname === '/_double/codes') {
+        const to = url.searchParams.get('to') ?? '';
+        return send(res, 200, { code: [...verifications].reverse().find((v) => v.to === to)?.code ?? null });
+      }
+      if (req.method === 'GET' && url.pathname === '/_double/messages') {
+        const to = url.searchParams.get('to') ?? '';
+        return send(res, 200, { messages: messages.filter((m) => m.to === to).map((m) => m.body) });
+      }
       if (req.method !== 'POST') return error(res, 404, 20404, 'The requested resource was not found');
       if (!authorised(req)) return error(res, 401, 20003, 'Authenticate');
       const form = new URLSearchParams(await readBody(req));
