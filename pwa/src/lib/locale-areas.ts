@@ -27,8 +27,6 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'home',
   'seller',
   'admin',
-  // Texts of the SMS notices (issue #37): the server sends them; no page loads them.
-  'sms',
 ] as const;
 
 /**

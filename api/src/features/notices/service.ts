@@ -39,7 +39,8 @@ export const QUIET_UNTIL_HOUR = 9;
 export const NOTICE_MAX_ATTEMPTS = 5;
 export const NOTICE_RETRY_BASE_MS = 30_000;
 
-const TEXTS = { en: en.sms, ta: ta.sms } as const;
+/** The texts live with the push texts (locales push.sms.*): like those, they are read off the app. */
+const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
 
 /** The notice's text in the person's language ({name} filled from its params). */
 export function noticeText(kind: NoticeKind, locale: 'en' | 'ta', params: Record<string, unknown>): string {
