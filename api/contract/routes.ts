@@ -1,5 +1,16 @@
 import type { z } from 'zod';
 import type {
+  CodeSent,
+  MobileAvailability,
+  MobileCodeCheckSchema,
+  MobileCodeRequestSchema,
+  MobileSignUpSchema,
+  MobileVerifyResult,
+  NoticeSettings,
+  NoticeSettingsSchema,
+  PasswordResetSchema,
+} from './mobile';
+import type {
   PasswordChangeSchema,
   ProfileUpdateSchema,
   LoginSchema,
@@ -281,6 +292,45 @@ export const API_ROUTES = {
     auth: 'signed-in',
     ...NEUTRAL,
   }),
+
+  // Mobile sign-in, password reset by code and notices off the app (issue #37).
+  mobileAvailability: get<MobileAvailability>()('/_api/auth/mobile', { auth: 'public' }),
+  mobileCodeSend: post<CodeSent, typeof MobileCodeRequestSchema>()('/_api/auth/mobile/code', {
+    auth: 'public',
+    ...NEUTRAL,
+  }),
+  mobileCodeVerify: post<MobileVerifyResult, typeof MobileCodeCheckSchema>()('/_api/auth/mobile/verify', {
+    auth: 'public',
+    ...NEUTRAL,
+  }),
+  mobileSignUp: post<UserResponse, typeof MobileSignUpSchema>()('/_api/auth/mobile/sign-up', {
+    auth: 'public',
+    status: 201,
+    ...NEUTRAL,
+  }),
+  passwordResetCode: post<CodeSent, typeof MobileCodeRequestSchema>()('/_api/auth/password-reset/code', {
+    auth: 'public',
+    ...NEUTRAL,
+  }),
+  passwordReset: post<UserResponse, typeof PasswordResetSchema>()('/_api/auth/password-reset', {
+    auth: 'public',
+    ...NEUTRAL,
+  }),
+  profileMobileCode: post<CodeSent, typeof MobileCodeRequestSchema>()('/_api/user/mobile/code', {
+    auth: 'signed-in',
+    ...NEUTRAL,
+  }),
+  profileMobileVerify: post<NoticeSettings, typeof MobileCodeCheckSchema>()('/_api/user/mobile/verify', {
+    auth: 'signed-in',
+    ...NEUTRAL,
+  }),
+  noticeSettings: get<NoticeSettings>()('/_api/user/notices', { auth: 'signed-in' }),
+  noticeSettingsSet: post<NoticeSettings, typeof NoticeSettingsSchema>()('/_api/user/notices', {
+    auth: 'signed-in',
+    ...NEUTRAL,
+  }),
+  // Twilio's signed webhook for a message received (a "STOP"), form-encoded, outside /_api/.
+  twilioInboundSms: post<string>()('/webhooks/twilio/sms', { auth: 'public', session: 'none', ...NEUTRAL }),
 
   // Catalogue (public)
   productsList: get<ProductListResponse, typeof productListQuerySchema>()('/_api/products/list', CATALOGUE),

@@ -37,6 +37,9 @@ import { scheduleFeature } from './features/schedule/routes';
 import { EventHub } from './features/events/hub';
 import { paymentsFeature } from './features/payments/routes';
 import { createGateway, type PaymentGateway } from './features/payments/gateway';
+import { createSmsProvider, type SmsProvider } from './features/notices/provider';
+import { mobileFeature } from './features/accounts/mobile-routes';
+import { noticesFeature } from './features/notices/routes';
 
 /** Paths whose bodies may carry uploaded images (data URIs): the route table's `bodyLimit: 'large'`. */
 export const LARGE_BODY_PATHS: ReadonlySet<string> = pathsWhere((r) => r.bodyLimit === 'large');
@@ -80,6 +83,8 @@ const callsFeature: Feature = (router, ctx) =>
 
 const features: Feature[] = [
   accountsFeature,
+  mobileFeature,
+  noticesFeature,
   mediaFeature,
   catalogFeature,
   sellersFeature,
@@ -109,6 +114,8 @@ export interface CreateAppOptions {
   pushAgent?: import('node:https').Agent;
   /** The payment gateway; by default from the configuration (the test double without keys, outside production). */
   payments?: PaymentGateway | null;
+  /** The SMS provider; by default from the configuration (the Twilio double without settings, outside production). */
+  sms?: SmsProvider | null;
 }
 
 export interface AppHandle {
@@ -134,6 +141,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     pushAgent: opts.pushAgent,
     payments: opts.payments === null ? undefined : (opts.payments ?? createGateway(opts.config, opts.logger)),
     lifecycle: { draining: false },
+    sms: opts.sms === null ? undefined : (opts.sms ?? createSmsProvider(opts.config, opts.logger)),
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;

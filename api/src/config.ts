@@ -67,6 +67,18 @@ const EnvSchema = z.object({
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_API_KEY_SID: z.string().optional(),
   TWILIO_API_KEY_SECRET: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_VERIFY_SERVICE_SID: z.string().min(1).optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().min(1).optional(),
+  TWILIO_VERIFY_URL: z.string().url().default('https://verify.twilio.com'),
+  TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
+  TWILIO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  MOBILE_CODES_PER_NUMBER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  MOBILE_CODES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  NOTICES_DAILY_CAP: z.coerce.number().int().min(1).max(1000).default(10),
+  SMS_DLT_ENTITY_ID: z.string().min(1).optional(),
+  SMS_DLT_SENDER_ID: z.string().min(1).optional(),
+  SMS_DLT_TEMPLATE_IDS: z.string().optional(),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -119,6 +131,8 @@ export interface Config {
   schedule: { callbacksPerShopPerDay: number; bookingsPerDay: number; bookingsPerShopPerDay: number };
   /** Payments (issue #24, docs/product-rules.md "Payments"). */
   payments: PaymentsConfig;
+  /** Mobile sign-in codes and notices by SMS (issue #37, docs/operations.md "SMS and WhatsApp"). */
+  sms: SmsConfig;
   /** Hosts a push subscription's endpoint may point at (`*.` prefix: any subdomain; `host:port`: that port). */
   pushEndpointHosts: string[];
   /** CLOCK_OFFSET_MS: how far ahead the server's clock runs (0 outside tests; never set in production). */
@@ -214,6 +228,69 @@ function paymentsConfig(e: Env): PaymentsConfig {
     returnWindowMs: e.PAYOUT_RETURN_WINDOW_DAYS * 86_400_000,
     panKey: Buffer.from(e.PAN_ENCRYPTION_KEY ?? DEVELOPMENT_PAN_KEY, 'hex'),
     timeoutMs: e.RAZORPAY_TIMEOUT_MS,
+  };
+}
+
+export interface SmsConfig {
+  /** Twilio Verify (codes) and Messaging (notices); undefined: the test double outside production, else none. */
+  twilio?: {
+    accountSid: string;
+    authToken: string;
+    verifyServiceSid: string;
+    messagingServiceSid: string | undefined;
+    verifyUrl: string;
+    apiUrl: string;
+  };
+  /** No Twilio settings outside production: the app starts api/src/doubles/twilio-double.ts. */
+  useDouble: boolean;
+  timeoutMs: number;
+  codesPerNumberPerHour: number;
+  codesPerIpPerHour: number;
+  /** Notices one person gets at most per day (their local day). */
+  noticesDailyCap: number;
+  /** India's DLT registration: the principal entity, the sender (header) and each template's id. */
+  dlt: { entityId: string | undefined; senderId: string | undefined; templateIds: Record<string, string> };
+}
+
+function smsConfig(e: Env): SmsConfig {
+  const production = e.NODE_ENV === 'production';
+  const configured = !!(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_VERIFY_SERVICE_SID);
+  let templateIds: Record<string, string> = {};
+  if (e.SMS_DLT_TEMPLATE_IDS) {
+    try {
+      const v: unknown = JSON.parse(e.SMS_DLT_TEMPLATE_IDS);
+      if (
+        !v ||
+        typeof v !== 'object' ||
+        Array.isArray(v) ||
+        Object.values(v).some((x) => typeof x !== 'string')
+      )
+        throw new Error('not an object of strings');
+      templateIds = v as Record<string, string>;
+    } catch {
+      throw new Error(
+        'Invalid environment:\nSMS_DLT_TEMPLATE_IDS: a JSON object from "<notice>.<en|ta>" to the DLT template id',
+      );
+    }
+  }
+  return {
+    twilio: configured
+      ? {
+          accountSid: e.TWILIO_ACCOUNT_SID!,
+          authToken: e.TWILIO_AUTH_TOKEN!,
+          verifyServiceSid: e.TWILIO_VERIFY_SERVICE_SID!,
+          messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
+          verifyUrl: e.TWILIO_VERIFY_URL,
+          apiUrl: e.TWILIO_API_URL,
+        }
+      : undefined,
+    // Production never runs the double: without Twilio it offers e-mail sign-in only.
+    useDouble: !configured && !production,
+    timeoutMs: e.TWILIO_TIMEOUT_MS,
+    codesPerNumberPerHour: e.MOBILE_CODES_PER_NUMBER_PER_HOUR,
+    codesPerIpPerHour: e.MOBILE_CODES_PER_IP_PER_HOUR,
+    noticesDailyCap: e.NOTICES_DAILY_CAP,
+    dlt: { entityId: e.SMS_DLT_ENTITY_ID, senderId: e.SMS_DLT_SENDER_ID, templateIds },
   };
 }
 
@@ -339,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       bookingsPerShopPerDay: e.BOOKINGS_PER_CUSTOMER_PER_SHOP_PER_DAY,
     },
     payments: paymentsConfig(e),
+    sms: smsConfig(e),
     pushEndpointHosts: pushHosts,
     clockOffsetMs: e.CLOCK_OFFSET_MS,
     publicOrigin: e.PUBLIC_ORIGIN,

@@ -86,12 +86,18 @@ async function main() {
   // The Razorpay test double (development without keys) sends its signed webhooks here.
   const double = await deps.payments?.double();
   double?.setWebhookUrl(`${url}/webhooks/razorpay`);
+  // The Twilio test double (development without TWILIO_* settings) sends replies ("STOP") here.
+  const smsDouble = await deps.sms?.double();
+  smsDouble?.setInboundUrl(`${url}/webhooks/twilio/sms`);
   const dbLabel =
     database.kind === 'pg' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   // Plain console output: this is what a developer reads after `npm start`.
   console.log(`\nNagai is running at ${url}  (database: ${dbLabel}, ready in ${Date.now() - started} ms)`);
   if (double) console.log(`Test payments: the Razorpay test double is serving at ${double.url}`);
   else if (!deps.payments) console.log('No RAZORPAY_* keys: online payment is off (cash on delivery only).');
+  if (smsDouble)
+    console.log(`Test SMS: the Twilio test double is serving; sign-in codes are listed at ${smsDouble.url}/`);
+  else if (!deps.sms) console.log('No TWILIO_* settings: sign-in is by e-mail only, no SMS notices.');
   if (config.seedDemo) {
     console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}  → ${url}${a.loginPath}`);
@@ -141,6 +147,7 @@ async function main() {
     metricsServer?.close();
     await background.stop();
     await deps.payments?.close();
+    await deps.sms?.close();
     await database.close();
     clearTimeout(hardStop);
     logger.info('stopped');

@@ -17,6 +17,8 @@ import { ALL_PURITIES, MAKING_TYPES, METALS, PRICING_MODES } from '../../api/con
 import { VIDEO_PROVIDERS } from '../../api/contract/video';
 import { APPOINTMENT_STATUSES } from '../../api/contract/appointments';
 import { JOB_KINDS, JOB_STATES } from '../../api/src/features/schedule/jobs';
+import { CODE_CHANNELS } from '../../api/contract/mobile';
+import { NOTICE_KINDS } from '../../api/src/features/notices/service';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 /**
@@ -72,6 +74,14 @@ const LISTS: Record<string, readonly string[]> = {
   // The job table is server-internal (api/src/features/schedule/jobs.ts).
   'jobs.kind': JOB_KINDS,
   'jobs.state': JOB_STATES,
+  // Mobile sign-in and notices (issue #37): server-internal states; the channels are in the contract.
+  'users.notice_locale': ['en', 'ta'],
+  'notice_consents.source': ['profile', 'sign_up', 'sms_stop', 'sms_start'],
+  'mobile_codes.purpose': ['sign_in', 'add_mobile', 'reset_password'],
+  'mobile_codes.channel': CODE_CHANNELS,
+  'mobile_codes.state': ['pending', 'approved', 'used', 'failed'],
+  'notices.kind': NOTICE_KINDS,
+  'notices.state': ['pending', 'sending', 'sent', 'skipped', 'failed'],
 };
 
 /** The allowed values of every `column = ANY (ARRAY[…])` CHECK constraint of the current schema. */

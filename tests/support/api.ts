@@ -112,6 +112,8 @@ export async function startTestApi(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The Razorpay test double (no keys in tests) sends its signed webhooks to this app.
   (await handle.deps.payments?.double())?.setWebhookUrl(`${url}/webhooks/razorpay`);
+  // The Twilio test double (no TWILIO_* settings in tests) sends inbound messages ("STOP") to this app.
+  (await handle.deps.sms?.double())?.setInboundUrl(`${url}/webhooks/twilio/sms`);
   return {
     url,
     db,
@@ -125,6 +127,7 @@ export async function startTestApi(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.background.stop();
       await handle.deps.payments?.close();
+      await handle.deps.sms?.close();
       await db.close();
     },
   };

@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import type { ResponseCache } from './response-cache';
 import type { EventHub } from '../features/events/hub';
 import type { PaymentGateway } from '../features/payments/gateway';
+import type { SmsProvider } from '../features/notices/provider';
 
 /** The signed-in user as loaded for each request. */
 export interface SessionUser {
@@ -80,6 +81,8 @@ export interface AppDeps {
   payments?: PaymentGateway;
   /** Set when the process begins to stop: readiness (/healthz) fails so the balancer stops sending it work. */
   lifecycle: { draining: boolean };
+  /** Twilio Verify and Messaging (or their test double outside production); none: e-mail sign-in only. */
+  sms?: SmsProvider;
 }
 
 export interface AppCustomContext {

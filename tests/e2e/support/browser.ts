@@ -17,6 +17,12 @@ export const baseUrl = () => {
   return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length];
 };
 
+/** The Twilio test double of this worker's server (issue #37): the codes and messages it "sent". */
+export const twilioUrl = () => {
+  const urls = inject('twilioUrls');
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length];
+};
+
 /** Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({

@@ -1,5 +1,6 @@
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../../api/src/config';
 import { startRazorpayDouble, type RazorpayDouble } from '../../../api/src/doubles/razorpay-double';
+import { startTwilioDouble } from '../../../api/src/doubles/twilio-double';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,6 +21,7 @@ async function freePort(): Promise<number> {
 
 interface E2eServer {
   baseUrl: string;
+  twilioUrl: string;
   stop(): Promise<void>;
 }
 
@@ -34,8 +36,20 @@ async function startE2eServer(): Promise<E2eServer> {
     ...keys,
     webhookUrl: `http://127.0.0.1:${port}/webhooks/razorpay`,
   });
+  // Twilio's test double too (issue #37): mobile sign-in codes and SMS notices; tests read them from it.
+  const twilio = await startTwilioDouble({
+    accountSid: 'ACe2e',
+    authToken: 'e2e-auth-token',
+    verifyServiceSid: 'VAe2e',
+  });
   const env = {
     ...process.env,
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_VERIFY_SERVICE_SID: twilio.verifyServiceSid,
+    TWILIO_MESSAGING_SERVICE_SID: 'MGe2e',
+    TWILIO_VERIFY_URL: twilio.url,
+    TWILIO_API_URL: twilio.url,
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
@@ -70,6 +84,7 @@ async function startE2eServer(): Promise<E2eServer> {
       await new Promise((r) => child.once('exit', r));
     }
     await double.close();
+    await twilio.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -91,7 +106,7 @@ async function startE2eServer(): Promise<E2eServer> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { baseUrl, stop };
+  return { baseUrl, twilioUrl: twilio.url, stop };
 }
 
 /**
@@ -112,6 +127,10 @@ export default async function setup(project: TestProject) {
     'baseUrls',
     servers.map((s) => s.baseUrl),
   );
+  project.provide(
+    'twilioUrls',
+    servers.map((s) => s.twilioUrl),
+  );
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
   };
@@ -120,5 +139,7 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrls: string[];
+    /** Each server's Twilio test double (its JSON at /_double/codes and /_double/messages). */
+    twilioUrls: string[];
   }
 }

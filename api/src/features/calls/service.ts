@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queueNotice } from '../notices/service';
 import {
   CALL_ERROR_CODES as CODES,
   CALL_INITIATE_RATE,
@@ -267,6 +268,18 @@ export async function initiateCall(
     throw err;
   }
 
+  // The jeweller's missed call by SMS (issue #37): due when the ringing stops, sent only if unanswered.
+  await queueNotice(
+    db,
+    {
+      userId: sellerId,
+      kind: 'missed_call',
+      subject: `call:${row.id}`,
+      params: { call: row.id, customer: caller.displayName },
+    },
+    now,
+    new Date(now.getTime() + deps.config.callRingTimeoutMs + 1000),
+  );
   const call = presentCallSummary(row);
   if (notify) {
     void Promise.resolve()

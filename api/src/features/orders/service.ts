@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queueOrderNotices } from '../notices/service';
 import { ORDER_STATUSES, ORDER_TRANSITIONS, type OrderStatus } from '../../../contract/constants';
 import {
   CUSTOMER_ORDER_FILTERS,
@@ -276,6 +277,15 @@ export async function updateOrderStatus(
       )) as { rows: { id: number }[] }
     ).rows;
     if (updated.length === 0) throw conflict(ORDER_MESSAGES.staleOrder, 'stale_order');
+    // The buyer hears of it by SMS when they opted in (issue #37).
+    if (target === 'shipped' || target === 'delivered')
+      await queueOrderNotices(
+        trx,
+        [orderId],
+        target === 'shipped' ? 'order_shipped' : 'order_delivered',
+        new Date(),
+      );
+    if (refunding) await queueOrderNotices(trx, [orderId], 'order_refunded', new Date());
     if (cancelling) {
       await restoreStock(trx, orderId);
       // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).

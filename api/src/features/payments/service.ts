@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { queueOrderNotices } from '../notices/service';
 import type { Knex } from 'knex';
 import { ONLINE_PAYMENT_METHODS, type PaymentMethod } from '../../../contract/constants';
 import { ORDER_MESSAGES } from '../../../contract/orders';
@@ -222,6 +223,13 @@ export async function applyCapture(
   );
   await trx.raw(`update gateway_payments set applied = true where gateway_payment_id = ?`, [payment.id]);
   await trx.raw(`update gateway_orders set status = 'paid' where gateway_order_id = ?`, [payment.order_id]);
+  // The buyer hears of it by SMS when they opted in (issue #37).
+  await queueOrderNotices(
+    trx,
+    orders.map((o) => o.id),
+    'order_paid',
+    now,
+  );
   for (const o of orders) {
     await recordSale(
       trx,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { noticeTime, queueNotice } from '../notices/service';
 import { createEvent } from 'ics';
 import {
   APPOINTMENT_ERROR_CODES as CODES,
@@ -303,6 +304,17 @@ export async function bookAppointment(
       { userId: full.customer_id, notice: noticeFor(full, full.customer_id, 'booked') },
     ];
     await writeNotices(trx, notices, now);
+    // By SMS too, when the customer opted in (issue #37).
+    await queueNotice(
+      trx,
+      {
+        userId: full.customer_id,
+        kind: 'appointment_confirmed',
+        subject: `appointment:${row.id}`,
+        params: { shop: full.shop_name, time: noticeTime(startsAt, full.time_zone) },
+      },
+      now,
+    );
     return row.id;
   });
   // The jeweller learns of the booking by push; the customer is looking at the confirmation.

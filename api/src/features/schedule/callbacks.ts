@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queueNotice, shopNameOf } from '../notices/service';
 import {
   CALLBACK_ERROR_CODES as CODES,
   CALLBACK_LIMITS,
@@ -238,11 +239,24 @@ export async function callBack(
     (RequestRow & { customer_id: number }) | undefined;
   if (!request) throw notFound(MSG.notFound, CODES.notFound);
   if (request.status !== 'open') throw conflict(MSG.notOpen, CODES.notOpen);
-  return ringCustomer(deps, seller, {
+  const answer = await ringCustomer(deps, seller, {
     customerId: request.customer_id,
     productId: request.product_id,
     callbackRequestId: request.id,
   });
+  // "Lakshmi Jewellers will call you in a few minutes", by SMS when the customer opted in (issue #37).
+  const shop = await shopNameOf(db, seller.id);
+  await queueNotice(
+    db,
+    {
+      userId: request.customer_id,
+      kind: 'callback_soon',
+      subject: `callback:${request.id}`,
+      params: { shop },
+    },
+    now,
+  );
+  return answer;
 }
 
 /**

@@ -4,6 +4,7 @@ import { pushAppointmentNotices } from '../push/service';
 import { appointmentsWithNames, noticeFor, writeNotices, type AppointmentRow } from './appointments';
 import { metrics } from '../../http/metrics';
 import { JOB_BATCH, type JobKind } from './jobs';
+import { claimNotices, queueNotice, sendNotices, type OutgoingNotice } from '../notices/service';
 
 /** Pushes in flight at once after a batch. */
 const PUSH_CONCURRENCY = 64;
@@ -13,6 +14,7 @@ interface JobRow {
   kind: JobKind;
   appointment_id: number | null;
   run_at: Date | string;
+  notice_id: string | number | null;
 }
 
 type Notice = { userId: number; notice: AppointmentNotice };
@@ -22,16 +24,17 @@ type Notice = { userId: number; notice: AppointmentNotice };
  * batch are sent (and awaited) after its commit.
  */
 export async function runDueJobs(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config' | 'dbKind' | 'pushAgent'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config' | 'dbKind' | 'pushAgent' | 'sms'>,
   limit = JOB_BATCH,
   lag?: { seconds: number },
 ): Promise<number> {
   const now = deps.clock.now();
   const notices: Notice[] = [];
+  let messages: OutgoingNotice[] = [];
   const claimed = await deps.db.transaction(async (trx) => {
     const jobs = (
       (await trx.raw(
-        `select id, kind, appointment_id, run_at from jobs
+        `select id, kind, appointment_id, notice_id, run_at from jobs
           where state = 'pending' and run_at <= ?
           order by run_at, id limit ? for update skip locked`,
         [now, limit],
@@ -40,6 +43,13 @@ export async function runDueJobs(
     if (!jobs.length) return 0;
     // The oldest claimed job (they come in run_at order) waited this long past its time.
     if (lag) lag.seconds = Math.max(lag.seconds, (now.getTime() - new Date(jobs[0].run_at).getTime()) / 1000);
+    // Messages off the app (issue #37): decided here, sent after the commit.
+    messages = await claimNotices(
+      trx,
+      deps,
+      jobs.flatMap((j) => (j.kind === 'notice' && j.notice_id !== null ? [j.notice_id] : [])),
+      now,
+    );
     const ids = [...new Set(jobs.flatMap((j) => (j.appointment_id === null ? [] : [j.appointment_id])))];
     const appointments = new Map(
       ((await appointmentsWithNames(trx).whereIn('a.id', ids)) as AppointmentRow[]).map((a) => [a.id, a]),
@@ -54,6 +64,18 @@ export async function runDueJobs(
         continue;
       }
       const kind = job.kind === 'appointment_reminder' ? 'reminder' : 'starting';
+      // The customer's reminder by SMS too, when they opted in (issue #37); it goes out with the next poll.
+      if (kind === 'reminder')
+        await queueNotice(
+          trx,
+          {
+            userId: a.customer_id,
+            kind: 'appointment_reminder',
+            subject: `appointment:${a.id}`,
+            params: { shop: a.shop_name },
+          },
+          now,
+        );
       for (const userId of [a.customer_id, a.seller_id])
         notices.push({ userId, notice: noticeFor(a, userId, kind) });
     }
@@ -81,6 +103,7 @@ export async function runDueJobs(
       .update({ state: 'done', done_at: now, attempts: trx.raw('attempts + 1') });
     return jobs.length;
   });
+  await sendNotices(deps, messages);
   // One query for the batch's subscriptions, then the pushes (no database connection held while they go).
   await pushAppointmentNotices(deps as AppDeps, notices, PUSH_CONCURRENCY).catch((err: unknown) =>
     deps.logger.warn({ err }, 'push of appointment notices failed'),

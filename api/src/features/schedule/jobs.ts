@@ -10,7 +10,13 @@ import { APPOINTMENT_LIMITS } from '../../../contract/appointments';
  * before its commit leaves the rows pending for the next poll: each job takes effect exactly once. Push
  * messages go out after the commit (a crash in between loses a push, never the in-app notice).
  */
-export const JOB_KINDS = ['appointment_reminder', 'appointment_start', 'appointment_expire'] as const;
+/** 'notice': a message off the app (issue #37, api/src/features/notices/service.ts), by `notice_id`. */
+export const JOB_KINDS = [
+  'appointment_reminder',
+  'appointment_start',
+  'appointment_expire',
+  'notice',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['pending', 'done', 'cancelled'] as const;
 

@@ -6,6 +6,12 @@ import type {
   RegisterInput,
   User,
 } from '../../../../api/contract/accounts';
+import type {
+  MobileCodeCheck,
+  MobileCodeRequest,
+  MobileSignUpInput,
+  PasswordResetInput,
+} from '../../../../api/contract/mobile';
 import { api } from '../../lib/api-client';
 import { API_ROUTES } from '../../../../api/contract/routes';
 import { clearPersistedQueries } from '../../lib/query-persist';
@@ -86,5 +92,57 @@ export function useChangePasswordMutation() {
   return useMutation({
     mutationFn: (input: PasswordChangeInput) => api.call(API_ROUTES.passwordChange, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueries.session().queryKey }),
+  });
+}
+
+/** Whether the server offers mobile sign-in (never in production without Twilio). */
+export const mobileAvailabilityQuery = () => ({
+  queryKey: ['accounts', 'mobile'] as const,
+  queryFn: () => api.call(API_ROUTES.mobileAvailability, undefined),
+  staleTime: 5 * 60_000,
+});
+
+/** Sends a sign-in code, or (mode reset) a code for the forgotten password. */
+export function useSendCodeMutation(mode: 'sign-in' | 'reset') {
+  return useMutation({
+    mutationFn: (input: MobileCodeRequest) =>
+      api.call(mode === 'reset' ? API_ROUTES.passwordResetCode : API_ROUTES.mobileCodeSend, input),
+  });
+}
+
+/** Checks a sign-in code: signed in (the session query holds the user), or a ticket for the name step. */
+export function useVerifyCodeMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MobileCodeCheck) => api.call(API_ROUTES.mobileCodeVerify, input),
+    onSuccess: (result) => {
+      if (result.next !== 'signed-in') return;
+      clearUserData(queryClient);
+      setSessionUser(queryClient, result.user);
+    },
+  });
+}
+
+/** The display-name step of a new number: creates the customer account and signs it in. */
+export function useMobileSignUpMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MobileSignUpInput) => api.call(API_ROUTES.mobileSignUp, input),
+    onSuccess: ({ user }) => {
+      clearUserData(queryClient);
+      setSessionUser(queryClient, user);
+    },
+  });
+}
+
+/** Sets a new password with a code to the verified mobile; every other session ends, this one is signed in. */
+export function usePasswordResetMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PasswordResetInput) => api.call(API_ROUTES.passwordReset, input),
+    onSuccess: ({ user }) => {
+      clearUserData(queryClient);
+      setSessionUser(queryClient, user);
+    },
   });
 }

@@ -3,10 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { LoginSchema, type User } from '../../../../../api/contract/accounts';
 import { Button } from '../../../components/ui/button';
 import { InputField, PasswordInputField } from '../../../components/ui/field';
-import { useLoginMutation } from '../api';
+import { useQuery } from '@tanstack/react-query';
+import { mobileAvailabilityQuery, useLoginMutation } from '../api';
 import { loginErrorText } from '../utils/auth-errors';
 import { focusFirstInvalid, zodFieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { FormAlert } from '../../../components/form-alert';
+import { MobileSignIn } from './mobile-sign-in';
 
 type LoginField = 'email' | 'password';
 
@@ -19,6 +21,7 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const [forgot, setForgot] = useState(false);
 
   const set = (field: LoginField, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -46,33 +49,54 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
 
   const busy = login.isPending || done;
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4">
-      <FormAlert message={formError} />
-      <InputField
-        label={t('auth.fields.email')}
-        error={errors.email}
-        name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        value={values.email}
-        onChange={(e) => set('email', e.target.value)}
+    <>
+      <form noValidate onSubmit={onSubmit} className="space-y-4">
+        <FormAlert message={formError} />
+        <InputField
+          label={t('auth.fields.email')}
+          error={errors.email}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+        />
+        <PasswordInputField
+          label={t('auth.fields.password')}
+          error={errors.password}
+          name="password"
+          autoComplete="current-password"
+          value={values.password}
+          onChange={(e) => set('password', e.target.value)}
+          visible={showPassword}
+          onVisibleChange={setShowPassword}
+          showLabel={t('common.showPassword')}
+          hideLabel={t('common.hidePassword')}
+        />
+        <Button type="submit" className="w-full" loading={busy}>
+          {busy ? t('auth.login.submitting') : t('auth.login.submit')}
+        </Button>
+      </form>
+      {/* Issue #37: a mobile number and a code, and the forgotten password by a code to that number. */}
+      <MobileSignIn
+        key={forgot ? 'reset' : 'sign-in'}
+        mode={forgot ? 'reset' : 'sign-in'}
+        onSuccess={onSuccess}
       />
-      <PasswordInputField
-        label={t('auth.fields.password')}
-        error={errors.password}
-        name="password"
-        autoComplete="current-password"
-        value={values.password}
-        onChange={(e) => set('password', e.target.value)}
-        visible={showPassword}
-        onVisibleChange={setShowPassword}
-        showLabel={t('common.showPassword')}
-        hideLabel={t('common.hidePassword')}
-      />
-      <Button type="submit" className="w-full" loading={busy}>
-        {busy ? t('auth.login.submitting') : t('auth.login.submit')}
-      </Button>
-    </form>
+      <MobileForgotToggle forgot={forgot} onToggle={() => setForgot((f) => !f)} />
+    </>
+  );
+}
+
+/** "Forgot password?" (or back to signing in), shown only where mobile codes are offered. */
+function MobileForgotToggle({ forgot, onToggle }: { forgot: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const availability = useQuery(mobileAvailabilityQuery());
+  if (!availability.data?.available) return null;
+  return (
+    <Button type="button" variant="link" onClick={onToggle}>
+      {forgot ? t('auth.mobile.backToSignIn') : t('auth.mobile.forgot')}
+    </Button>
   );
 }

@@ -1,0 +1,322 @@
+import type { Knex } from 'knex';
+import en from '../../../../locales/en.json';
+import ta from '../../../../locales/ta.json';
+import type { NoticeSettings } from '../../../contract/mobile';
+import type { AppDeps } from '../../http/context';
+import { SmsError } from './provider';
+
+/**
+ * Notices off the app by SMS (issue #37, docs/product-rules.md "Mobile sign-in and notices"). A notice is a
+ * row of `notices` (unique per person, kind and subject) queued in the transaction of the change it tells
+ * of, only for a person who opted in and has a verified mobile, with a job of kind 'notice' in the job
+ * table. The job worker claims the job (`for update skip locked`, api/src/features/schedule/job-worker.ts)
+ * and, in the same transaction, decides: skipped (opted out since, daily cap reached), moved to 09:00 (a
+ * notice that is not about a call, in the person's quiet hours 21:00-09:00), or marked `sending`. The
+ * messages marked `sending` go out after the commit; a refusal the provider answered is retried with backoff
+ * (a new job), anything else ends the notice as failed: a notice is never sent twice.
+ */
+export const NOTICE_KINDS = [
+  'order_paid',
+  'order_shipped',
+  'order_delivered',
+  'order_refunded',
+  'callback_soon',
+  'appointment_confirmed',
+  'appointment_reminder',
+  'missed_call',
+] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/** About a call: these may go out in quiet hours (the call is now, whatever the time). */
+export const CALL_NOTICES: ReadonlySet<NoticeKind> = new Set([
+  'callback_soon',
+  'missed_call',
+  'appointment_reminder',
+]);
+export const QUIET_FROM_HOUR = 21;
+export const QUIET_UNTIL_HOUR = 9;
+/** Tries of a message the provider refused before the notice fails; the wait doubles from this. */
+export const NOTICE_MAX_ATTEMPTS = 5;
+export const NOTICE_RETRY_BASE_MS = 30_000;
+
+/** The texts live with the push texts (locales push.sms.*): like those, they are read off the app. */
+const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
+
+/** The notice's text in the person's language ({name} filled from its params). */
+export function noticeText(kind: NoticeKind, locale: 'en' | 'ta', params: Record<string, unknown>): string {
+  const template: string = TEXTS[locale][kind];
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
+}
+
+/** The wall-clock hour and the offset from UTC of a moment in a time zone. */
+function localParts(now: Date, timeZone: string) {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(now);
+  } catch {
+    return localParts(now, 'Asia/Kolkata');
+  }
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return { hour: n('hour'), offsetMs: wall - Math.floor(now.getTime() / 1000) * 1000, wall };
+}
+
+/** The start of the person's local day, as an instant. */
+function localDayStart(now: Date, timeZone: string): Date {
+  const { wall, offsetMs } = localParts(now, timeZone);
+  const midnight = wall - (wall % 86_400_000);
+  return new Date(midnight - offsetMs);
+}
+
+/** When a notice may go out: now, or (quiet hours, not about a call) the next 09:00 in the person's zone. */
+export function sendableAt(kind: NoticeKind, now: Date, timeZone: string): Date {
+  if (CALL_NOTICES.has(kind)) return now;
+  const { hour, wall, offsetMs } = localParts(now, timeZone);
+  if (hour >= QUIET_UNTIL_HOUR && hour < QUIET_FROM_HOUR) return now;
+  const midnight = wall - (wall % 86_400_000);
+  const nine = midnight + QUIET_UNTIL_HOUR * 3_600_000 + (hour >= QUIET_FROM_HOUR ? 86_400_000 : 0);
+  return new Date(nine - offsetMs);
+}
+
+/**
+ * Queues one notice to a person (if they opted in and have a verified mobile) with its job, in the caller's
+ * transaction. A second call for the same person, kind and subject queues nothing.
+ */
+export async function queueNotice(
+  trx: Knex,
+  n: { userId: number; kind: NoticeKind; subject: string; params: Record<string, unknown> },
+  now: Date,
+  /** When it is due (a missed call: when the ringing would stop); now by default. */
+  runAt: Date = now,
+): Promise<void> {
+  const rows = (
+    (await trx.raw(
+      `insert into notices (user_id, kind, subject, params, created_at)
+       select u.id, ?, ?, ?::jsonb, ? from users u where u.id = ? and u.notices and u.mobile is not null
+       on conflict (user_id, kind, subject) do nothing
+       returning id`,
+      [n.kind, n.subject, JSON.stringify(n.params), now, n.userId],
+    )) as { rows: { id: string | number }[] }
+  ).rows;
+  if (rows.length) {
+    await trx('jobs').insert(
+      rows.map((r) => ({ kind: 'notice', notice_id: r.id, run_at: runAt, created_at: now })),
+    );
+  }
+}
+
+/** Order notices to the buyers of the given orders (order paid, shipped, delivered, refunded). */
+export async function queueOrderNotices(
+  trx: Knex,
+  orderIds: readonly number[],
+  kind: 'order_paid' | 'order_shipped' | 'order_delivered' | 'order_refunded',
+  now: Date,
+): Promise<void> {
+  if (!orderIds.length) return;
+  const orders = (
+    (await trx.raw(
+      `select o.id, o.customer_id, sp.shop_name from orders o
+         join users u on u.id = o.customer_id and u.notices and u.mobile is not null
+         left join seller_profiles sp on sp.user_id = o.seller_id
+        where o.id = any(?::int[])`,
+      [[...orderIds]],
+    )) as { rows: { id: number; customer_id: number; shop_name: string | null }[] }
+  ).rows;
+  for (const o of orders) {
+    await queueNotice(
+      trx,
+      {
+        userId: o.customer_id,
+        kind,
+        subject: `order:${o.id}`,
+        params: { order: o.id, shop: o.shop_name ?? '' },
+      },
+      now,
+    );
+  }
+}
+
+interface ClaimRow {
+  id: string | number;
+  user_id: number;
+  kind: NoticeKind;
+  params: Record<string, unknown>;
+  state: string;
+  attempts: number;
+  mobile: string | null;
+  notices: boolean;
+  notice_locale: 'en' | 'ta';
+  time_zone: string;
+}
+
+/** A notice marked `sending` in the claiming transaction, to send after its commit. */
+export interface OutgoingNotice {
+  id: string | number;
+  to: string;
+  body: string;
+  attempts: number;
+  templateId: string | undefined;
+}
+
+/**
+ * Decides the claimed notice jobs' notices inside the worker's transaction (see the header): skipped, moved
+ * out of quiet hours, or marked `sending` and answered for sending after the commit.
+ */
+export async function claimNotices(
+  trx: Knex,
+  deps: Pick<AppDeps, 'config'>,
+  noticeIds: readonly (string | number)[],
+  now: Date,
+): Promise<OutgoingNotice[]> {
+  if (!noticeIds.length) return [];
+  const rows = (
+    (await trx.raw(
+      `select n.id, n.user_id, n.kind, n.params, n.state, n.attempts,
+              u.mobile, u.notices, u.notice_locale, u.time_zone
+         from notices n join users u on u.id = n.user_id
+        where n.id = any(?::bigint[]) order by n.id for update of n`,
+      [noticeIds.map(String)],
+    )) as { rows: ClaimRow[] }
+  ).rows;
+  const out: OutgoingNotice[] = [];
+  for (const r of rows) {
+    if (r.state !== 'pending') continue;
+    if (!r.notices || !r.mobile) {
+      await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'opted_out' });
+      continue;
+    }
+    // A missed call is queued when the call starts ringing: it is sent only if nobody answered or declined.
+    if (r.kind === 'missed_call') {
+      const call = (await trx('calls')
+        .where({ id: Number(r.params.call) })
+        .first('status')) as { status: string } | undefined;
+      if (!call || !['pending', 'ringing', 'missed'].includes(call.status)) {
+        await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'answered' });
+        continue;
+      }
+    }
+    const at = sendableAt(r.kind, now, r.time_zone);
+    if (at.getTime() > now.getTime()) {
+      await trx('jobs').insert({ kind: 'notice', notice_id: r.id, run_at: at, created_at: now });
+      continue;
+    }
+    const sentToday = (await trx('notices')
+      .where({ user_id: r.user_id })
+      .whereIn('state', ['sending', 'sent'])
+      .where('sent_at', '>=', localDayStart(now, r.time_zone))
+      .count<{ count: string | number }[]>('id as count')) as { count: string | number }[];
+    if (Number(sentToday[0]?.count ?? 0) >= deps.config.sms.noticesDailyCap) {
+      await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'daily_cap' });
+      continue;
+    }
+    const templateId = deps.config.sms.dlt.templateIds[`${r.kind}.${r.notice_locale}`];
+    await trx('notices')
+      .where({ id: r.id })
+      .update({ state: 'sending', attempts: r.attempts + 1, sent_at: now, template_id: templateId ?? null });
+    out.push({
+      id: r.id,
+      to: r.mobile,
+      body: noticeText(r.kind, r.notice_locale, r.params),
+      attempts: r.attempts + 1,
+      templateId,
+    });
+  }
+  return out;
+}
+
+/** Sends the notices claimed by a committed batch; a refusal the provider answered is retried later. */
+export async function sendNotices(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'sms'>,
+  outgoing: readonly OutgoingNotice[],
+): Promise<void> {
+  for (const n of outgoing) {
+    try {
+      if (!deps.sms) throw new SmsError('no SMS provider', undefined, undefined);
+      const sid = await deps.sms.sendMessage(n.to, n.body);
+      await deps.db('notices').where({ id: n.id }).update({ state: 'sent', provider_sid: sid });
+    } catch (err) {
+      const e = err as SmsError;
+      const now = deps.clock.now();
+      // An answered refusal (a status) means the message was not accepted: try again later. A timeout or a
+      // broken connection may have delivered it, so the notice ends rather than risk a second message.
+      const retry = e instanceof SmsError && e.status !== undefined && n.attempts < NOTICE_MAX_ATTEMPTS;
+      deps.logger.warn({ err, noticeId: n.id, retry }, 'sending a notice failed');
+      await deps.db.transaction(async (trx) => {
+        await trx('notices')
+          .where({ id: n.id })
+          .update({
+            state: retry ? 'pending' : 'failed',
+            sent_at: null,
+            last_error: String(e.message).slice(0, 500),
+          });
+        if (retry) {
+          const wait = NOTICE_RETRY_BASE_MS * 2 ** (n.attempts - 1);
+          await trx('jobs').insert({
+            kind: 'notice',
+            notice_id: n.id,
+            run_at: new Date(now.getTime() + wait),
+            created_at: now,
+          });
+        }
+      });
+    }
+  }
+}
+
+/** A shop's name as its notices show it. */
+export async function shopNameOf(db: Knex, sellerId: number): Promise<string> {
+  const row = (await db('users as u')
+    .leftJoin('seller_profiles as sp', 'sp.user_id', 'u.id')
+    .where('u.id', sellerId)
+    .first(db.raw('coalesce(sp.shop_name, u.display_name) as name'))) as { name: string } | undefined;
+  return row?.name ?? '';
+}
+
+/** A time as a notice shows it in the person's zone ("27 Nov, 4:30 pm"). */
+export function noticeTime(at: Date, timeZone = 'Asia/Kolkata'): string {
+  return new Intl.DateTimeFormat('en-IN', {
+    timeZone,
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(at);
+}
+
+/** The person's notice settings and verified mobile. */
+export async function noticeSettingsOf(db: Knex, userId: number): Promise<NoticeSettings> {
+  const row = (await db('users').where({ id: userId }).first('notices', 'notice_locale', 'mobile')) as {
+    notices: boolean;
+    notice_locale: 'en' | 'ta';
+    mobile: string | null;
+  };
+  return { notices: row.notices, locale: row.notice_locale, mobile: row.mobile };
+}
+
+const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
+const START_WORDS = new Set(['START', 'UNSTOP', 'YES']);
+
+/** An inbound message: "STOP" (and its synonyms) withdraws the sender's consent; "START" grants it again. */
+export async function handleInboundMessage(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  from: string,
+  body: string,
+  record: (trx: Knex, userId: number, granted: boolean, locale: 'en' | 'ta') => Promise<void>,
+): Promise<void> {
+  const word = body.trim().toUpperCase();
+  const granted = START_WORDS.has(word) ? true : STOP_WORDS.has(word) ? false : undefined;
+  if (granted === undefined) return;
+  const user = (await deps.db('users').where({ mobile: from }).first('id', 'notices', 'notice_locale')) as
+    { id: number; notices: boolean; notice_locale: 'en' | 'ta' } | undefined;
+  if (!user || user.notices === granted) return;
+  await deps.db.transaction((trx) => record(trx, user.id, granted, user.notice_locale));
+}

@@ -1,0 +1,109 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ta from '../../locales/ta.json';
+import { baseUrl, expectAccessible, launchBrowser, twilioUrl } from './support/browser';
+
+/**
+ * Issue #37 on a Tamil phone (360 × 640): a new customer signs in with a mobile number and the code the Twilio
+ * test double "sent" (the production server talks to it as to Twilio Verify), names the account and opts in to
+ * notices, buys by UPI, and the "paid" SMS reaches the double in Tamil from the server's job table.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const double = async <T>(path: string): Promise<T> =>
+  (await (await fetch(`${twilioUrl()}${path}`)).json()) as T;
+
+const noOverflow = () => document.documentElement.scrollWidth <= window.innerWidth + 1;
+
+describe('mobile sign-in on a Tamil phone', () => {
+  it('signs up with a code from the double, places an order, and the paid message is sent', async () => {
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: { width: 360, height: 640 },
+      locale: 'en-IN',
+      isMobile: true,
+      hasTouch: true,
+    });
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('nagai.language')) localStorage.setItem('nagai.language', 'ta');
+    });
+    const page = await context.newPage();
+    const digits = `9${String(Date.now()).slice(-9)}`;
+    const e164 = `+91${digits}`;
+
+    await page.goto('/customer/login');
+    await page.waitForFunction(() => document.documentElement.lang === 'ta');
+    const m = ta.auth.mobile;
+    await page
+      .getByRole('textbox', { name: m.numberLabel, exact: true })
+      .fill(`${digits.slice(0, 5)} ${digits.slice(5)}`);
+    await page.getByRole('button', { name: m.sendCode }).click();
+    const codeField = page.getByRole('textbox', { name: m.codeLabel, exact: true });
+    await codeField.waitFor();
+    await expect(codeField.getAttribute('autocomplete')).resolves.toBe('one-time-code');
+    await page.getByText('+91 ' + digits.slice(0, 5) + ' ' + digits.slice(5), { exact: false }).waitFor();
+    await expect(page.evaluate(noOverflow)).resolves.toBe(true);
+    await expectAccessible(page, 'mobile code step (ta, 360)');
+
+    let code: string | null = null;
+    await expect
+      .poll(
+        async () =>
+          (code = (await double<{ code: string | null }>(`/_double/codes?to=${encodeURIComponent(e164)}`))
+            .code),
+      )
+      .toMatch(/^\d{6}$/);
+    await codeField.fill(code!);
+    await page.getByRole('button', { name: m.verify }).click();
+
+    await page.getByRole('textbox', { name: ta.auth.fields.yourName, exact: true }).fill('மீனா');
+    await page.getByLabel(m.consent).check();
+    await page.getByRole('button', { name: m.create }).click();
+    await page.waitForURL((u) => u.pathname === '/marketplace');
+
+    // A piece in stock from the demo shops, into the cart; then the checkout in Tamil, paid by UPI.
+    const list = (await (await context.request.get('/_api/products/list?page=1&pageSize=50')).json()) as {
+      products: { id: number; price: string | number; stockQuantity: number | null }[];
+    };
+    const piece = list.products.find((p) => Number(p.price) < 50_000 && (p.stockQuantity ?? 10) > 2)!;
+    const added = await context.request.post('/_api/cart/add', {
+      data: { productId: piece.id, quantity: 1 },
+      headers: { Origin: baseUrl() },
+    });
+    expect(added.status(), await added.text()).toBe(200);
+    await page.goto('/checkout');
+    const f = ta.checkout.fields;
+    await page.getByLabel(f.customerPhone).fill(digits);
+    await page.getByLabel(f.shippingAddress).fill('12 தெற்கு மாசி வீதி');
+    await page.getByLabel(f.city).fill('மதுரை');
+    await page.getByLabel(f.state).fill('தமிழ்நாடு');
+    await page.getByLabel(f.pinCode).fill('625001');
+    if ((await page.getByLabel(f.customerName).inputValue()) === '')
+      await page.getByLabel(f.customerName).fill('மீனா');
+    await page.getByRole('radio', { name: ta.checkout.payment.upi }).check();
+    await page.getByRole('button', { name: ta.checkout.placeOrder }).click();
+    const gateway = page.getByRole('dialog', { name: 'Test payments' });
+    await gateway.waitFor();
+    await gateway.getByRole('button', { name: 'Pay by UPI (succeeds)' }).click();
+    await page.waitForURL((u) => /^\/orders\/\d+$/.test(u.pathname));
+    const orderId = page.url().split('/').pop();
+
+    // The job table sends it within a poll or two (every 5 s), in the language chosen at sign-up.
+    await expect
+      .poll(
+        async () =>
+          (await double<{ messages: string[] }>(`/_double/messages?to=${encodeURIComponent(e164)}`)).messages,
+        { timeout: 20_000, interval: 500 },
+      )
+      .toEqual([expect.stringContaining(`#${orderId}`)]);
+    const [message] = (
+      await double<{ messages: string[] }>(`/_double/messages?to=${encodeURIComponent(e164)}`)
+    ).messages;
+    expect(message).toContain('பணம் பெறப்பட்டது');
+    await context.close();
+  });
+});
