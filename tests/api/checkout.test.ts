@@ -116,8 +116,14 @@ describe('checkout access and validation', () => {
         '9876501234',
       );
     }
-    for (const pin of ['600001', '110001', '999999', ' 641 002 '])
-      expect(CheckoutSchema.safeParse(checkoutBody({ pinCode: pin })).success, pin).toBe(true);
+    // A PIN code must also belong to the state chosen (issue #40): each is given with its own.
+    for (const [pin, state] of [
+      ['600001', 'Tamil Nadu'],
+      ['110001', '07'],
+      ['799001', '16'],
+      [' 641 002 ', '33'],
+    ])
+      expect(CheckoutSchema.safeParse(checkoutBody({ pinCode: pin, state })).success, pin).toBe(true);
     expect(CheckoutSchema.parse(checkoutBody({ pinCode: ' 641 002 ' })).pinCode).toBe('641002');
   });
 

@@ -187,7 +187,7 @@ describe('buying as a new customer', () => {
     await page.getByLabel('Phone number').fill('9876543210');
     await page.getByLabel('Shipping address').fill('12 Temple Street, near the tank');
     await page.getByLabel('City').fill('Madurai');
-    await page.getByLabel('State').fill('Tamil Nadu');
+    await page.getByLabel('State').selectOption({ label: 'Tamil Nadu' });
     await page.getByLabel('Pin code').fill('625001');
     await page.getByRole('radio', { name: 'Cash on delivery' }).check();
     await page.getByRole('button', { name: 'Place Order' }).click();
@@ -366,7 +366,7 @@ describe('at 360 px', () => {
     await page.getByLabel('Phone number').fill('9876543210');
     await page.getByLabel('Shipping address').fill('4 Lake View Road');
     await page.getByLabel('City').fill('Chennai');
-    await page.getByLabel('State').fill('Tamil Nadu');
+    await page.getByLabel('State').selectOption({ label: 'Tamil Nadu' });
     await page.getByLabel('Pin code').fill('600001');
     // UPI by default: Razorpay Checkout (the test double's) opens; closed, the order waits with "Pay now".
     await page.getByRole('button', { name: 'Place Order' }).click();
