@@ -53,6 +53,21 @@ describe('storefront', () => {
     await context.close();
   });
 
+  it('offers a visitor who wants to call the shop a way to create an account (#40)', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/lakshmi-jewellers');
+    const dialog = page.getByRole('dialog', { name: 'Login to Start Video Call' });
+    // Once the app has asked who is signed in (a tap before that goes to the call page instead).
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'Video call Lakshmi Jewellers' }).first().click();
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(/\/customer\/login\?tab=register$/);
+    await page.getByRole('tab', { name: 'Create Account', selected: true }).waitFor();
+    await context.close();
+  });
+
   it('says Store Not Found for an unknown slug', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
