@@ -4,7 +4,8 @@ import { hasHiddenCharacters, PAYMENT_METHODS } from './constants';
 import { PRICING_MESSAGES } from './invoices';
 import type { Order } from './orders';
 import { PanField, type PaymentStart } from './payments';
-import { isValidGstin } from './pricing';
+import { pinCodeInState, STATE_PIN_PREFIXES } from './india-states';
+import { GST_STATES, isValidGstin, stateCodeOf } from './pricing';
 
 /** Every checkout message: the product rules' (docs/product-rules.md §5, §8) word for word, plus server texts of ours where it is silent. */
 export const CHECKOUT_MESSAGES = {
@@ -15,6 +16,8 @@ export const CHECKOUT_MESSAGES = {
   stateRequired: 'State is required',
   pinCodeRequired: 'Pin code is required',
   pinCodeInvalid: 'Enter a 6-digit PIN code that does not start with 0 (for example 600001).',
+  stateInvalid: 'Choose your state or union territory from the list.',
+  pinCodeNotInState: 'This PIN code is not in {state}. Check the PIN code or the state.',
   customerPhoneInvalid:
     'Enter a 10-digit mobile number starting with 6, 7, 8 or 9 (for example 98765 43210).',
   paymentMethodInvalid: 'Payment method must be upi, card, netbanking or cash_on_delivery.',
@@ -62,35 +65,54 @@ export function normaliseIndianMobile(value: string): string {
   return m ? m[1] : compact;
 }
 
-export const CheckoutSchema = z.object({
-  customerName: required(M.customerNameRequired, 200, 'Customer name').refine(
-    (v) => !hasHiddenCharacters(v),
-    ACCOUNT_MESSAGES.nameHiddenCharacters,
-  ),
-  customerPhone: required(M.customerPhoneRequired, 20, 'Customer phone')
-    .transform(normaliseIndianMobile)
-    .pipe(z.string().regex(INDIAN_MOBILE_PATTERN, M.customerPhoneInvalid)),
-  shippingAddress: required(M.shippingAddressRequired, 500, 'Shipping address'),
-  city: required(M.cityRequired, 100, 'City'),
-  state: required(M.stateRequired, 100, 'State'),
-  pinCode: required(M.pinCodeRequired, 20, 'Pin code')
-    .transform((v) => v.replace(/\s/g, ''))
-    .pipe(z.string().regex(INDIAN_PIN_CODE_PATTERN, M.pinCodeInvalid)),
-  // UPI first (docs/product-rules.md "Payments").
-  paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodInvalid }).default('upi'),
-  // The buyer's PAN, needed for an order of ₹2,00,000 or more; optional otherwise (blank means none).
-  buyerPan: PanField,
-  // The buyer's GSTIN for the tax invoice (issue #25), optional: blank means none.
-  buyerGstin: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z
-      .string({ error: PRICING_MESSAGES.gstinInvalid })
-      .trim()
-      .toUpperCase()
-      .refine(isValidGstin, PRICING_MESSAGES.gstinInvalid)
-      .optional(),
-  ),
-});
+export const CheckoutSchema = z
+  .object({
+    customerName: required(M.customerNameRequired, 200, 'Customer name').refine(
+      (v) => !hasHiddenCharacters(v),
+      ACCOUNT_MESSAGES.nameHiddenCharacters,
+    ),
+    customerPhone: required(M.customerPhoneRequired, 20, 'Customer phone')
+      .transform(normaliseIndianMobile)
+      .pipe(z.string().regex(INDIAN_MOBILE_PATTERN, M.customerPhoneInvalid)),
+    shippingAddress: required(M.shippingAddressRequired, 500, 'Shipping address'),
+    city: required(M.cityRequired, 100, 'City'),
+    // A state or union territory by its GST state code (or its English name): stored as its name, with the
+    // code the tax invoice's place of supply reads.
+    state: required(M.stateRequired, 100, 'State').transform((v, ctx) => {
+      const code = stateCodeOf(v);
+      if (!code || !STATE_PIN_PREFIXES[code]) {
+        ctx.addIssue({ code: 'custom', message: M.stateInvalid });
+        return z.NEVER;
+      }
+      return { code, name: GST_STATES[code] };
+    }),
+    pinCode: required(M.pinCodeRequired, 20, 'Pin code')
+      .transform((v) => v.replace(/\s/g, ''))
+      .pipe(z.string().regex(INDIAN_PIN_CODE_PATTERN, M.pinCodeInvalid)),
+    // UPI first (docs/product-rules.md "Payments").
+    paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodInvalid }).default('upi'),
+    // The buyer's PAN, needed for an order of ₹2,00,000 or more; optional otherwise (blank means none).
+    buyerPan: PanField,
+    // The buyer's GSTIN for the tax invoice (issue #25), optional: blank means none.
+    buyerGstin: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z
+        .string({ error: PRICING_MESSAGES.gstinInvalid })
+        .trim()
+        .toUpperCase()
+        .refine(isValidGstin, PRICING_MESSAGES.gstinInvalid)
+        .optional(),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (!pinCodeInState(v.pinCode, v.state.code))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pinCode'],
+        message: M.pinCodeNotInState.replace('{state}', v.state.name),
+      });
+  })
+  .transform(({ state, ...rest }) => ({ ...rest, state: state.name, stateCode: state.code }));
 export type CheckoutInput = z.input<typeof CheckoutSchema>;
 export type CheckoutData = z.output<typeof CheckoutSchema>;
 

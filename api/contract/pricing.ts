@@ -96,6 +96,13 @@ export const gstOn = (taxablePaise: number): number =>
 export const taxableFromInclusive = (inclusivePaise: number): number =>
   Number(divRoundHalfUp(n(inclusivePaise) * 100n, n(100 + GST_PERCENT)));
 
+/**
+ * The GST inside a GST-inclusive unit price, as the tax invoice reads it back (price − taxable). The one GST
+ * figure: the product page, the cart, the order summary and the invoice all show this (issue #40).
+ */
+export const gstInInclusive = (inclusivePaise: number): number =>
+  inclusivePaise - taxableFromInclusive(inclusivePaise);
+
 export interface RateLinkedInput {
   ratePaisePerGram: number;
   netWeightMg: number;

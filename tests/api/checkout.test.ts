@@ -116,8 +116,14 @@ describe('checkout access and validation', () => {
         '9876501234',
       );
     }
-    for (const pin of ['600001', '110001', '999999', ' 641 002 '])
-      expect(CheckoutSchema.safeParse(checkoutBody({ pinCode: pin })).success, pin).toBe(true);
+    // A PIN code must also belong to the state chosen (issue #40): each is given with its own.
+    for (const [pin, state] of [
+      ['600001', 'Tamil Nadu'],
+      ['110001', '07'],
+      ['799001', '16'],
+      [' 641 002 ', '33'],
+    ])
+      expect(CheckoutSchema.safeParse(checkoutBody({ pinCode: pin, state })).success, pin).toBe(true);
     expect(CheckoutSchema.parse(checkoutBody({ pinCode: ' 641 002 ' })).pinCode).toBe('641002');
   });
 
@@ -185,12 +191,13 @@ describe('placing orders', () => {
     const a = orders.find((o) => o.seller.id === shopA.id)!;
     const b = orders.find((o) => o.seller.id === shopB.id)!;
 
-    // 3 × 10499.99 + 45000.00 = 76499.97; GST 3 × 305.83 + 1310.68 = 2228.17
+    // 3 × 10499.99 + 45000.00 = 76499.97. GST is the GST inside each price, as the tax invoice reads it
+    // (price − round(price × 100 / 103)), not the products' stored figures: 3 × 305.82 + 1310.68 = 2228.14.
     expect(a).toMatchObject({
       checkoutRef,
       status: 'pending',
       subtotal: '76499.97',
-      gstTotal: '2228.17',
+      gstTotal: '2228.14',
       shippingCharges: '0.00',
       totalAmount: '76499.97',
       paymentMethod: 'upi',
@@ -222,19 +229,20 @@ describe('placing orders', () => {
     expect(ringItem).toMatchObject({
       quantity: 3,
       price: '10499.99',
-      gstAmount: '305.83',
+      gstAmount: '305.82',
       lineTotal: '31499.97',
       product: {
         id: ring.id,
         name: 'Ruby ring',
         images: [`/media/test-${ring.id}-card.webp`],
-        gstAmount: '305.83',
+        gstAmount: '305.82',
       },
       rating: null,
       canRate: false,
     });
     expect(a.items).toHaveLength(2);
-    expect(b).toMatchObject({ subtotal: '3701.00', gstTotal: '0.00', totalAmount: '3701.00', checkoutRef });
+    // 2 × (1850.50 − 1796.60); the anklet's stored GST of 0 is not what the invoice charges.
+    expect(b).toMatchObject({ subtotal: '3701.00', gstTotal: '107.80', totalAmount: '3701.00', checkoutRef });
     expect(b.items.map((i) => i.product.name)).toEqual(['Silver anklet']);
 
     // Stock and units sold moved; null stock stays unlimited; the cart is empty.

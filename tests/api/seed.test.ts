@@ -3,6 +3,15 @@ import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../api/contract/consta
 import { verifyPassword } from '../../api/src/features/accounts/password';
 import { toNumber } from '../../db/connection';
 import { generateBulkData } from '../../api/src/seeds/bulk';
+import type { ProductGetResponse } from '../../api/contract/catalog';
+import {
+  gramsToMg,
+  HUID_PATTERN,
+  METAL_PURITIES,
+  priceBreakdown,
+  taxableFromInclusive,
+  type Metal,
+} from '../../api/contract/pricing';
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '../../api/src/seeds/demo';
 import { startTestApi, type TestApi } from '../support/api';
 import { signIn } from './checkout-support';
@@ -68,13 +77,107 @@ describe('demo data', () => {
       expect(p.sku).toBeTruthy();
       const price = toPaise(p.price);
       expect(price).toBeGreaterThan(0);
-      expect(Math.abs(toPaise(p.gst_amount) - price * 0.03)).toBeLessThanOrEqual(1);
+      // The price includes GST; the GST in it is what the tax invoice reads back (issue #40 item 4).
+      expect(toPaise(p.gst_amount), String(p.name)).toBe(price - taxableFromInclusive(price));
     }
     const stocks = products.map((p) => Number(p.stock_quantity));
     expect(stocks.filter((s) => s === 0).length).toBeGreaterThanOrEqual(1);
     expect(stocks.filter((s) => s > 0 && s <= 5).length).toBeGreaterThanOrEqual(3);
     const goldChains = products.filter((p) => p.category === 'chains' && p.material === 'gold');
     for (const c of goldChains) expect(toNumber(c.price)).toBeGreaterThanOrEqual(40_000);
+  });
+
+  it('gives every shop its day’s rates and prices its gold, silver and platinum pieces from them (#40)', async () => {
+    const shops = (await api.db.knex('seller_profiles').select('user_id', 'shop_name')) as {
+      user_id: number;
+      shop_name: string;
+    }[];
+    const rates = (await api.db
+      .knex('metal_rates')
+      .select('seller_id', 'metal', 'purity', api.db.knex.raw('rate_per_gram::text as rate'))) as {
+      seller_id: number;
+      metal: Metal;
+      purity: string;
+      rate: string;
+    }[];
+    const wanted = Object.entries(METAL_PURITIES).flatMap(([m, ps]) => ps.map((p) => `${m}:${p}`));
+    for (const s of shops) {
+      const mine = rates.filter((r) => r.seller_id === s.user_id).map((r) => `${r.metal}:${r.purity}`);
+      expect(mine.sort(), s.shop_name).toEqual([...wanted].sort());
+    }
+    const rateOf = new Map(rates.map((r) => [`${r.seller_id}:${r.metal}:${r.purity}`, toPaise(r.rate)]));
+    const products = (await api.db.knex('products').select('*')) as Record<string, unknown>[];
+    const metalPieces = products.filter((p) => ['gold', 'silver', 'platinum'].includes(String(p.material)));
+    expect(metalPieces.length).toBeGreaterThanOrEqual(40);
+    for (const p of products.filter((x) => x.pricing_mode === 'rate')) {
+      const rate = rateOf.get(`${String(p.seller_id)}:${String(p.metal)}:${String(p.metal_purity)}`)!;
+      expect(toPaise(p.metal_rate as string)).toBe(rate);
+      const b = priceBreakdown({
+        ratePaisePerGram: rate,
+        netWeightMg: gramsToMg(String(p.net_weight_g)),
+        makingType: p.making_type as 'percent',
+        makingHundredths: toPaise(p.making_value as string),
+        stonePaise: toPaise((p.stone_charges as string | null) ?? 0),
+      });
+      expect(toPaise(p.price), String(p.name)).toBe(b.total);
+      expect(toPaise(p.gst_amount)).toBe(b.gst);
+      expect(gramsToMg(String(p.net_weight_g))).toBeLessThanOrEqual(
+        gramsToMg(toNumber(p.weight_g).toFixed(3)),
+      );
+    }
+    for (const p of metalPieces) expect(p.pricing_mode, String(p.name)).toBe('rate');
+    // The product page gets the breakdown's inputs: the rate it was priced from.
+    const gold = metalPieces.find((p) => p.material === 'gold')!;
+    const res = await fetch(`${api.url}/_api/products/get?id=${String(gold.id)}`);
+    const { product } = (await res.json()) as ProductGetResponse;
+    expect(product.rateLinked).toMatchObject({ metal: 'gold', purity: gold.metal_purity });
+    expect(toPaise(product.rateLinked!.ratePerGram)).toBe(
+      rateOf.get(`${String(gold.seller_id)}:gold:${String(gold.metal_purity)}`),
+    );
+  });
+
+  it('gives every gold piece of 2 g or more a HUID and every diamond piece a certificate (#40)', async () => {
+    const products = (await api.db.knex('products').select('*')) as Record<string, unknown>[];
+    const gold = products.filter((p) => p.material === 'gold' || p.metal === 'gold');
+    const needing = gold.filter((p) => toNumber(p.weight_g) >= 2);
+    expect(needing.length).toBeGreaterThanOrEqual(100);
+    for (const p of needing) expect(p.huid, String(p.name)).toMatch(HUID_PATTERN);
+    const huids = products.map((p) => p.huid).filter(Boolean);
+    expect(new Set(huids).size).toBe(huids.length);
+    const diamonds = products.filter((p) => p.material === 'diamond' || p.diamonds_total_count !== null);
+    expect(diamonds.length).toBeGreaterThanOrEqual(10);
+    for (const p of diamonds) {
+      expect(p.certificate_lab, String(p.name)).toMatch(/^(IGI|GIA|SGL)$/);
+      expect(p.certificate_number).toMatch(/^[A-Z0-9]{6,}$/);
+    }
+    const admin = await api.db.knex('users').where({ email: 'admin@nagai.test' }).first('id');
+    expect(admin).toBeTruthy();
+    const missing = (await api.db.knex.raw(
+      `select count(*)::int as n from products where deleted_at is null and huid is null
+          and (material = 'gold' or metal = 'gold') and coalesce(weight_g, net_weight_g) >= 2`,
+    )) as { rows: { n: number }[] };
+    expect(missing.rows[0].n).toBe(0);
+  });
+
+  it('names, describes and lists each gold piece with the same purity (#40)', async () => {
+    const products = (await api.db
+      .knex('products')
+      .select('name', 'description', 'purity', 'metal_purity')) as {
+      name: string;
+      description: string;
+      purity: string;
+      metal_purity: string | null;
+    }[];
+    let named = 0;
+    for (const p of products) {
+      for (const text of [p.name, p.description]) {
+        const karats = [...text.matchAll(/(\d{2})K\b/gi)].map((m) => `${m[1]}K`);
+        for (const k of karats) expect(k, `${p.name}: ${text}`).toBe(p.purity);
+        named += karats.length;
+      }
+      if (p.metal_purity) expect(p.purity.replace(/^PT/, '')).toBe(p.metal_purity);
+    }
+    expect(named).toBeGreaterThanOrEqual(40);
   });
 
   it('gives every product an image that is served at its /media URL', async () => {

@@ -341,11 +341,15 @@ describe('video calls', () => {
   it('an unanswered call becomes missed after 30 s', async () => {
     const seller = await sellerPage('/seller/history');
     const customer = await customerPage();
+    // The server's ring timeout (tests/e2e/support/global-setup.ts passes it on).
+    const ringMs = Number(process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000');
+    const beforeStart = Date.now();
     await startCall(customer.page);
     const dialog = incomingDialog(seller.page);
     await dialog.waitFor({ timeout: 5000 });
-    // The server expires the call 30 s after it started; both sides drop it on their next poll.
+    // The server expires the call 30 s after it started; both sides drop it on their next poll, not before.
     await dialog.waitFor({ state: 'detached', timeout: 40_000 });
+    expect(Date.now() - beforeStart).toBeGreaterThanOrEqual(ringMs);
     await customer.page.getByText('Loading video call...').waitFor({ state: 'detached', timeout: 5000 });
     await customer.page.getByRole('dialog').getByText(`No answer from ${SHOP}.`).waitFor();
     await customer.page.goto('/call-history');

@@ -94,7 +94,7 @@ async function fillAddress(page: Page) {
   await page.getByLabel('Phone number').fill('9876543210');
   await page.getByLabel('Shipping address').fill('3 Brigade Road');
   await page.getByLabel('City').fill('Bengaluru');
-  await page.getByLabel('State').fill('Karnataka');
+  await page.getByLabel('State').selectOption({ label: 'Karnataka' });
   await page.getByLabel('Pin code').fill('560001');
 }
 

@@ -15,7 +15,8 @@ describe('storefront', () => {
     await page.goto('/lakshmi-jewellers');
     await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
     const header = page.locator('main header');
-    await header.getByText(/^Seller ID: \d+$/).waitFor();
+    // Shoppers are not shown the shop's internal id (issue #40).
+    expect(await header.getByText(/Seller ID/).count()).toBe(0);
     // The shop's one call state (issue #22): open all week; available or offline as its jeweller's app is
     // open or not (other tests sign the demo seller in).
     const callState = header.getByTestId('call-state');
@@ -32,9 +33,38 @@ describe('storefront', () => {
     expect(await cards.count()).toBeLessThanOrEqual(12);
     await expectAccessible(page, '/lakshmi-jewellers');
 
-    const sellerId = (await header.getByText(/^Seller ID/).textContent())!.replace(/\D/g, '');
+    // A product card's name opens the product, like its photo.
+    const first = cards.first();
+    const name = (await first.getByRole('heading').textContent())!;
+    await first.getByRole('link', { name, exact: true }).click();
+    await page
+      .getByRole('heading', { level: 1, name })
+      .or(page.getByRole('dialog').getByRole('heading', { name }))
+      .first()
+      .waitFor();
+    // Opened from the grid, the product has its own page title.
+    await expect.poll(() => page.title()).toContain(name);
+    const store = (await (await page.request.get('/_api/seller/store?slug=lakshmi-jewellers')).json()) as {
+      sellerProfile: { sellerId: number };
+    };
+    const sellerId = String(store.sellerProfile.sellerId);
     await page.goto(`/sellers/${sellerId}`);
     await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
+    await context.close();
+  });
+
+  it('offers a visitor who wants to call the shop a way to create an account (#40)', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/lakshmi-jewellers');
+    const dialog = page.getByRole('dialog', { name: 'Login to Start Video Call' });
+    // Once the app has asked who is signed in (a tap before that goes to the call page instead).
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'Video call Lakshmi Jewellers' }).first().click();
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(/\/customer\/login\?tab=register$/);
+    await page.getByRole('tab', { name: 'Create Account', selected: true }).waitFor();
     await context.close();
   });
 

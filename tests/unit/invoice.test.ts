@@ -13,17 +13,24 @@ const item = (price: string, gstAmount: string, quantity: number) => ({
   canRate: false,
 });
 
-describe('invoice totals (docs/product-rules.md §9)', () => {
-  it('sums price × quantity and GST × quantity in paise, without float drift', () => {
+describe('invoice totals (docs/product-rules.md §9, §10)', () => {
+  it('sums price × quantity in paise and takes GST as the tax invoice does, not from the stored figures', () => {
+    // The GST inside a unit price is price − round(price × 100 / 103): 0.10 → 0.00, 1999.99 → 58.25,
+    // 0.20 → 0.01. The lines' stored figures (3 % of the inclusive price, or nonsense) are not read.
     const totals = invoiceTotals({
-      items: [item('0.10', '0.01', 3), item('1999.99', '305.08', 2), item('0.20', '0.03', 7)],
+      items: [item('0.10', '0.01', 3), item('1999.99', '60.00', 2), item('0.20', '9.99', 7)],
       shippingCharges: '0.00',
       totalAmount: '4001.68',
     });
-    expect(totals).toEqual({ subtotal: '4001.68', gst: '610.40', shipping: '0.00', total: '4001.68' });
+    expect(totals).toEqual({ subtotal: '4001.68', gst: '116.57', shipping: '0.00', total: '4001.68' });
   });
-  it('takes the total as the server recorded it', () => {
-    expect(invoiceTotals({ items: [], shippingCharges: '50', totalAmount: '50' }).total).toBe('50.00');
+  it('takes the total as the server recorded it, not as subtotal + shipping', () => {
+    const totals = invoiceTotals({
+      items: [item('100.00', '3.00', 1)],
+      shippingCharges: '50',
+      totalAmount: '120.00',
+    });
+    expect(totals).toEqual({ subtotal: '100.00', gst: '2.91', shipping: '50.00', total: '120.00' });
   });
 });
 

@@ -1,4 +1,12 @@
 import type { ProductCategory, ProductMaterial } from '../../contract/constants';
+import {
+  HUID_REQUIRED_FROM_MG,
+  METAL_PURITIES,
+  priceBreakdown,
+  taxableFromInclusive,
+  type Metal,
+  type MetalPurity,
+} from '../../contract/pricing';
 
 /** Deterministic PRNG (mulberry32): the demo data is the same on every run. */
 export function createRng(seed: number) {
@@ -179,6 +187,8 @@ const WEIGHT_G: Record<ProductCategory, [number, number]> = {
 
 interface MaterialEconomics {
   purity: readonly string[];
+  /** The metal the piece is made of, priced from the shop's rate for it (demo shops); none for costume pieces. */
+  metal?: Metal;
   /** Metal value per gram in paise. */
   ratePaise: number;
   makingPct: [number, number];
@@ -188,57 +198,65 @@ interface MaterialEconomics {
 }
 
 const ECONOMICS: Record<ProductMaterial, MaterialEconomics> = {
-  gold: { purity: ['22K', '22K', '18K'], ratePaise: 920_000, makingPct: [8, 16] },
-  silver: { purity: ['925'], ratePaise: 11_000, makingPct: [15, 35] },
-  platinum: { purity: ['PT950'], ratePaise: 340_000, makingPct: [10, 18] },
+  gold: { purity: ['22K', '22K', '18K'], metal: 'gold', ratePaise: 920_000, makingPct: [8, 16] },
+  silver: { purity: ['925'], metal: 'silver', ratePaise: 11_000, makingPct: [15, 35] },
+  platinum: { purity: ['PT950'], metal: 'platinum', ratePaise: 340_000, makingPct: [10, 18] },
   copper: { purity: ['Pure copper'], ratePaise: 0, makingPct: [0, 0], flat: [40_000, 250_000] },
   brass: { purity: ['Brass'], ratePaise: 0, makingPct: [0, 0], flat: [35_000, 220_000] },
   artificial: { purity: ['Gold-plated alloy'], ratePaise: 0, makingPct: [0, 0], flat: [30_000, 200_000] },
   diamond: {
     purity: ['18K'],
+    metal: 'gold',
     ratePaise: 760_000,
     makingPct: [10, 16],
     gem: { type: ['VVS-EF', 'VS-GH', 'SI-IJ'], perCaratPaise: [4_500_000, 8_000_000], diamond: true },
   },
   emerald: {
     purity: ['22K', '18K'],
+    metal: 'gold',
     ratePaise: 880_000,
     makingPct: [10, 15],
     gem: { type: ['Zambian Emerald', 'Colombian Emerald'], perCaratPaise: [600_000, 2_500_000] },
   },
   ruby: {
     purity: ['22K', '18K'],
+    metal: 'gold',
     ratePaise: 880_000,
     makingPct: [10, 15],
     gem: { type: ['Burmese Ruby', 'Mozambique Ruby'], perCaratPaise: [500_000, 2_200_000] },
   },
   sapphire: {
     purity: ['18K'],
+    metal: 'gold',
     ratePaise: 760_000,
     makingPct: [10, 15],
     gem: { type: ['Ceylon Blue Sapphire', 'Kashmir Sapphire'], perCaratPaise: [700_000, 3_000_000] },
   },
   pearl: {
     purity: ['22K'],
+    metal: 'gold',
     ratePaise: 920_000,
     makingPct: [8, 12],
     gem: { type: ['South Sea Pearl', 'Basra Pearl', 'Freshwater Pearl'], perCaratPaise: [20_000, 90_000] },
   },
   kundan: {
     purity: ['22K'],
+    metal: 'gold',
     ratePaise: 920_000,
     makingPct: [14, 22],
     gem: { type: ['Kundan glass', 'Kundan with Ruby drops'], perCaratPaise: [50_000, 200_000] },
   },
   polki: {
     purity: ['22K', '18K'],
+    metal: 'gold',
     ratePaise: 880_000,
     makingPct: [14, 22],
     gem: { type: ['Uncut Diamond (Polki)'], perCaratPaise: [1_500_000, 4_000_000], diamond: true },
   },
-  meenakari: { purity: ['22K'], ratePaise: 920_000, makingPct: [16, 24] },
+  meenakari: { purity: ['22K'], metal: 'gold', ratePaise: 920_000, makingPct: [16, 24] },
   temple_jewelry: {
     purity: ['22K'],
+    metal: 'gold',
     ratePaise: 920_000,
     makingPct: [12, 20],
     gem: { type: ['Ruby and Emerald (Kemp)', 'Kemp stones'], perCaratPaise: [30_000, 120_000] },
@@ -303,6 +321,16 @@ export interface ProductDraft {
   rating_avg: string;
   rating_count: number;
   units_sold: number;
+  pricing_mode?: 'rate';
+  metal?: Metal;
+  metal_purity?: MetalPurity;
+  net_weight_g?: string;
+  making_type?: 'percent';
+  making_value?: string;
+  metal_rate?: string;
+  huid: string | null;
+  certificate_lab: string | null;
+  certificate_number: string | null;
 }
 
 /** Paise (integer) to a decimal rupee string. */
@@ -314,6 +342,7 @@ export function makeProduct(
   category: ProductCategory,
   material: ProductMaterial,
   sku: string,
+  opts: { rates?: ShopRates } = {},
 ): ProductDraft {
   const econ = ECONOMICS[material];
   const [wMin, wMax] = WEIGHT_G[category];
@@ -321,6 +350,7 @@ export function makeProduct(
   const weightG = weightMg / 1000;
   let metalPaise: number;
   let makingPaise: number;
+  let makingPct = 0;
   if (econ.flat) {
     // Costume pieces: priced by design, with a small making share shown separately.
     const scale = Math.min(1, 0.35 + weightG / (wMax * 1.3));
@@ -329,7 +359,8 @@ export function makeProduct(
     metalPaise = total - makingPaise;
   } else {
     metalPaise = Math.round((econ.ratePaise * weightMg) / 1000);
-    makingPaise = Math.round((metalPaise * rng.int(econ.makingPct[0], econ.makingPct[1])) / 100 / 100) * 100;
+    makingPct = rng.int(econ.makingPct[0], econ.makingPct[1]);
+    makingPaise = Math.round((metalPaise * makingPct) / 100 / 100) * 100;
   }
   let stonePaise = 0;
   let diamondsCount: number | null = null;
@@ -355,9 +386,42 @@ export function makeProduct(
     }
   }
   const beforeDiscount = metalPaise + makingPaise + stonePaise;
-  const discountPaise = rng.chance(0.3) ? Math.round((beforeDiscount * rng.int(2, 10)) / 100 / 100) * 100 : 0;
-  const pricePaise = Math.max(100, beforeDiscount - discountPaise);
-  const gstPaise = Math.round((pricePaise * 3) / 100);
+  let discountPaise = rng.chance(0.3) ? Math.round((beforeDiscount * rng.int(2, 10)) / 100 / 100) * 100 : 0;
+  let pricePaise = Math.max(100, beforeDiscount - discountPaise);
+  // The price includes GST: the GST in it is what the tax invoice reads back (api/contract/pricing.ts).
+  let gstPaise = pricePaise - taxableFromInclusive(pricePaise);
+  const purity = rng.pick(econ.purity);
+  let rateLinked: RateLinkedFields | null = null;
+  const metalPurity = econ.metal ? metalPurityOf(econ.metal, purity) : null;
+  const ratePaise =
+    econ.metal && metalPurity ? opts.rates?.[`${econ.metal}:${metalPurity}` as RateKey] : undefined;
+  if (econ.metal && metalPurity && ratePaise) {
+    // Priced as a jeweller prices it: the day's rate × net weight (stones weigh 0.2 g a carat), making charges
+    // as a percentage of the metal, the stones' value, GST 3 % on the whole (priceBreakdown).
+    const stoneMg = diamondsWeight ? Math.round(Number(diamondsWeight) * 200) : 0;
+    const netMg = Math.max(Math.round(weightMg * 0.6), weightMg - stoneMg);
+    const pct = makingPct;
+    const b = priceBreakdown({
+      ratePaisePerGram: ratePaise,
+      netWeightMg: netMg,
+      makingType: 'percent',
+      makingHundredths: pct * 100,
+      stonePaise,
+    });
+    discountPaise = 0;
+    pricePaise = b.total;
+    gstPaise = b.gst;
+    makingPaise = b.making;
+    rateLinked = {
+      pricing_mode: 'rate',
+      metal: econ.metal,
+      metal_purity: metalPurity,
+      net_weight_g: (netMg / 1000).toFixed(3),
+      making_type: 'percent',
+      making_value: pct.toFixed(2),
+      metal_rate: rupees(ratePaise),
+    };
+  }
 
   const sizes = SIZES[category] ?? [];
   const available = sizes.length ? sizes.filter(() => rng.chance(0.7)) : [];
@@ -367,9 +431,13 @@ export function makeProduct(
   );
 
   const style = rng.pick(STYLES[category]);
-  const label = rng.pick(MATERIAL_LABEL[material]);
+  const picked = rng.pick(MATERIAL_LABEL[material]);
+  // A gold piece's name states the purity it is made of; a gem set in gold says so in its description.
+  const label = material === 'gold' ? `${purity} Gold` : picked;
   const name = `${label} ${style}`;
-  const description = `${style} in ${label.toLowerCase()}, ${rng.pick(FINISHES)}. ${rng.pick(STORIES)}`;
+  const setIn = econ.metal === 'gold' && material !== 'gold' ? ` set in ${purity} gold` : '';
+  const description = `${style} in ${label.toLowerCase()}${setIn}, ${rng.pick(FINISHES)}. ${rng.pick(STORIES)}`;
+  const marks = hallmarkFields(sku, econ.metal === 'gold', weightMg, diamondsCount !== null);
 
   // Stock: mostly 1–25, a few sold out and a few running low.
   const stockRoll = rng.next();
@@ -388,7 +456,7 @@ export function makeProduct(
     width_mm: dims ? (rng.int(60, 450) / 10).toFixed(2) : null,
     height_mm: dims ? (rng.int(60, 700) / 10).toFixed(2) : null,
     size: available[0] ?? null,
-    purity: rng.pick(econ.purity),
+    purity,
     weight_g: weightG.toFixed(3),
     diamonds_total_count: diamondsCount,
     diamonds_type: diamondsType,
@@ -404,6 +472,75 @@ export function makeProduct(
     rating_avg: ratingAvg.toFixed(2),
     rating_count: ratingCount,
     units_sold: ratingCount === 0 ? rng.int(0, 6) : ratingCount + rng.int(0, 120),
+    ...rateLinked,
+    ...marks,
+  };
+}
+
+/** A shop's rates in paise per gram, by "metal:purity" (api/contract/pricing.ts METAL_PURITIES). */
+type RateKey = {
+  [M in Metal]: `${M}:${(typeof METAL_PURITIES)[M][number]}`;
+}[Metal];
+export type ShopRates = Partial<Record<RateKey, number>>;
+
+interface RateLinkedFields {
+  pricing_mode: 'rate';
+  metal: Metal;
+  metal_purity: MetalPurity;
+  net_weight_g: string;
+  making_type: 'percent';
+  making_value: string;
+  metal_rate: string;
+}
+
+/** The purity a shop keeps a rate for, from the purity a piece is labelled with ("PT950" → "950"). */
+function metalPurityOf(metal: Metal, purity: string): MetalPurity | null {
+  const p = purity.replace(/^PT/, '');
+  return (METAL_PURITIES[metal] as readonly string[]).includes(p) ? (p as MetalPurity) : null;
+}
+
+/**
+ * A day's rates (paise per gram) for a shop, around one market: 24K gold, 22K at 91.6 % and 18K at 75 % of it,
+ * fine and sterling silver, platinum 950. `spread` moves the shop's gold by that many rupees a gram.
+ */
+export function dayRates(spread: number): Required<ShopRates> {
+  const gold24 = (10_040 + spread) * 100;
+  return {
+    'gold:24K': gold24,
+    'gold:22K': Math.round((gold24 * 916) / 1000 / 100) * 100,
+    'gold:18K': Math.round((gold24 * 750) / 1000 / 100) * 100,
+    'silver:999': 12_000 + spread * 10,
+    'silver:925': 11_100 + spread * 10,
+    'platinum:950': (3_400 + Math.round(spread / 2)) * 100,
+  };
+}
+
+const HUID_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+const CERT_LABS = ['IGI', 'GIA', 'SGL'] as const;
+
+/**
+ * The hallmark details a jeweller gives: a HUID for a gold piece of 2 g or more (BIS), a grading certificate
+ * for a piece with diamonds. Drawn from the SKU with their own generator, so the rest of a seeded piece does
+ * not change with them.
+ */
+function hallmarkFields(
+  sku: string,
+  gold: boolean,
+  weightMg: number,
+  diamonds: boolean,
+): { huid: string | null; certificate_lab: string | null; certificate_number: string | null } {
+  let h = 2166136261;
+  for (const ch of sku) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const r = createRng(h);
+  const huid =
+    gold && weightMg >= HUID_REQUIRED_FROM_MG
+      ? Array.from({ length: 6 }, () => r.pick([...HUID_CHARS])).join('')
+      : null;
+  const lab = diamonds ? r.pick(CERT_LABS) : null;
+  return {
+    huid,
+    certificate_lab: lab,
+    certificate_number: lab ? `${lab === 'GIA' ? '' : 'LG'}${r.int(100_000_000, 999_999_999)}` : null,
   };
 }
 

@@ -6,6 +6,7 @@ import { ingestImage } from '../features/media/service';
 import {
   CATEGORY_MATERIALS,
   createRng,
+  dayRates,
   makeGstin,
   makePhone,
   makeProduct,
@@ -453,6 +454,7 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
         phone,
         whatsapp_number: rng.chance(0.75) ? phone : null,
         gst_number: k === 0 ? '33AABCL1234M1Z5' : makeGstin(rng, s.gst, s.shopName[0]),
+        gst_state_code: s.gst,
         business_license: `TL/${s.city.slice(0, 3).toUpperCase()}/${rng.int(2010, 2024)}/${rng.int(1000, 9999)}`,
         certifications: JSON.stringify(s.certifications),
         video_call_enabled: s.video,
@@ -467,6 +469,21 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
         rating_count: rated,
         created_at: new Date(now - (400 - k * 20) * DAY_MS),
       });
+      // The day's rates (every purity a shop keeps), a few rupees apart from shop to shop; the gold, silver
+      // and platinum pieces below are priced from them.
+      const rates = dayRates(((k * 7) % 11) * 5 - 25);
+      await trx('metal_rates').insert(
+        Object.entries(rates).map(([key, paise]) => {
+          const [metal, purity] = key.split(':');
+          return {
+            seller_id: userId,
+            metal,
+            purity,
+            rate_per_gram: rupees(paise),
+            set_at: new Date(now - ((k % 5) + 1) * 3_600_000),
+          };
+        }),
+      );
       const skuPrefix = s.shopName
         .split(/\s+/)
         .map((w) => w[0])
@@ -479,6 +496,7 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
           category,
           material,
           `${skuPrefix}-${category.slice(0, 3).toUpperCase()}-${1001 + i}`,
+          { rates },
         );
         productRows.push({
           ...draft,

@@ -1,6 +1,7 @@
 import type { Product, ProductImage, SellerCard, StoreProfile } from '../../../contract/catalog';
 import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
-import type { MakingType, Metal, MetalPurity } from '../../../contract/pricing';
+import { fromPaise, toPaise } from '../../../contract/money';
+import { gstInInclusive, type MakingType, type Metal, type MetalPurity } from '../../../contract/pricing';
 import { presentSellerProfile, type SellerProfileRow } from '../sellers/presenter';
 import { shopCallState, type ShopStateRow } from '../schedule/hours';
 
@@ -159,7 +160,8 @@ export function presentProduct(row: ProductRow, imageRows: ProductImageRow[] = [
     makingCharges: money(row.making_charges),
     stoneCharges: money(row.stone_charges),
     discountAmount: money(row.discount_amount),
-    gstAmount: money(row.gst_amount),
+    // The GST inside the price, as the tax invoice computes it (not a figure typed beside the price).
+    gstAmount: fromPaise(gstInInclusive(toPaise(money(row.price) ?? '0'))),
     images,
     imageUrl: images[0]?.cardUrl ?? null,
     sizeAvailable: list(row.size_available),

@@ -6,7 +6,7 @@ import { hotQuery } from '../../../../db/connection';
 import type { AppDeps } from '../../http/context';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors';
 import { queryWithSession, type SessionRow } from '../../http/session';
-import { HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
+import { GST_PERCENT, HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
 import { INVOICE_CTES, invoiceBindings } from '../invoices/service';
 import { loadOrders } from '../orders/service';
 import { isOnlinePayment } from '../../../contract/constants';
@@ -165,7 +165,9 @@ const CHECKOUT_CTES = `customer as (
        returning p.id, p.name, p.price, p.gst_amount, p.seller_id, p.material, p.metal_purity, p.purity,
                  p.net_weight_g, p.weight_g, p.huid
      ), sold as (
-       select d.id, d.name, d.price, coalesce(d.gst_amount, 0) as gst_amount, d.seller_id, c.id as line_id,
+       -- The GST inside the price, as the tax invoice reads it back (pricing.ts gstInInclusive).
+       select d.id, d.name, d.price, d.price - round(d.price * 100 / ${100 + GST_PERCENT}, 2) as gst_amount,
+              d.seller_id, c.id as line_id,
               c.quantity, d.material, coalesce(d.metal_purity, d.purity) as purity, d.net_weight_g, d.weight_g,
               d.huid
          from decremented d join cart c on c.product_id = d.id

@@ -26,6 +26,8 @@ const FONTS = {
   tamilBold: findFont('NotoSansTamil-Bold.ttf'),
 };
 const TAMIL = /[\u0B80-\u0BFF]/;
+/** Runs of Tamil letters (with the spaces between Tamil words), and runs of everything else. */
+const SCRIPT_RUNS = /[\u0B80-\u0BFF](?:[\u0B80-\u0BFF\s]*[\u0B80-\u0BFF])?|[^\u0B80-\u0BFF]+/g;
 
 export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -45,17 +47,22 @@ export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
     return bold && FONTS.bold ? 'bold' : 'body';
   };
   const clean = (text: string) => (embedded ? text : text.replace(/₹/g, 'Rs. '));
+  /**
+   * Writes a text in runs of one script each: Tamil letters in Noto Sans Tamil, the rest (Latin, digits, the
+   * rupee sign) in Noto Sans, continued on the same line. Noto Sans Tamil has no Latin letters, so a label
+   * like "Place of supply: தமிழ்நாடு" set in it whole printed its English part as empty boxes (issue #40).
+   */
   const write = (
     text: string,
     opts: { x?: number; y?: number; size?: number; bold?: boolean; width?: number; align?: 'left' | 'right' },
   ) => {
-    doc.font(fontFor(text, opts.bold)).fontSize(opts.size ?? 9);
-    const t = clean(text);
-    if (opts.x !== undefined && opts.y !== undefined) {
-      doc.text(t, opts.x, opts.y, { width: opts.width, align: opts.align ?? 'left' });
-    } else {
-      doc.text(t, { width: opts.width, align: opts.align ?? 'left' });
-    }
+    const runs = clean(text).match(SCRIPT_RUNS) ?? [''];
+    runs.forEach((run, i) => {
+      doc.font(fontFor(run, opts.bold)).fontSize(opts.size ?? 9);
+      const o = { width: opts.width, align: opts.align ?? 'left', continued: i < runs.length - 1 };
+      if (i === 0 && opts.x !== undefined && opts.y !== undefined) doc.text(run, opts.x, opts.y, o);
+      else doc.text(run, o);
+    });
   };
   const inr = (v: string) => formatInr(toPaise(v) / 100);
 

@@ -14,7 +14,6 @@ import {
   GST_STATES,
   INVOICE_SEQ_DIGITS,
   invoiceMoney,
-  stateCodeOf,
 } from '../../../contract/pricing';
 import { notFound } from '../../http/errors';
 
@@ -56,9 +55,9 @@ export const INVOICE_CTES = `counters as (
        returning 1
      )`;
 
-/** The buyer's state code: their GSTIN's, else the state they typed (pricing.ts stateCodeOf), else none. */
-export const buyerStateCode = (input: Pick<CheckoutData, 'state' | 'buyerGstin'>) =>
-  input.buyerGstin ? input.buyerGstin.slice(0, 2) : stateCodeOf(input.state);
+/** The buyer's state code: their GSTIN's, else the shipping state's, chosen from the list at checkout. */
+export const buyerStateCode = (input: Pick<CheckoutData, 'stateCode' | 'buyerGstin'>) =>
+  input.buyerGstin ? input.buyerGstin.slice(0, 2) : input.stateCode;
 
 /** The bindings of INVOICE_CTES, in order. */
 export function invoiceBindings(input: CheckoutData, now: Date): unknown[] {

@@ -1,5 +1,7 @@
 import type { OrderStatus, PaymentMethod } from '../../../contract/constants';
+import { fromPaise, toPaise } from '../../../contract/money';
 import type { Order, OrderItem, OrderItemRating } from '../../../contract/orders';
+import { gstInInclusive } from '../../../contract/pricing';
 
 /** An orders row joined with its customer and the seller's shop profile. */
 export interface OrderRow {
@@ -85,16 +87,20 @@ export function presentOrder(
   const awaitingPayment =
     (row.status === 'pending' || row.status === 'confirmed') &&
     (row.payment_status === 'pending' || row.payment_status === 'failed');
+  // GST as the tax invoice computes it: the GST inside each unit price (api/contract/pricing.ts), × quantity.
+  let gstPaise = 0;
   const presentedItems: OrderItem[] = items.map((it) => {
     const rating = ratings.get(`${row.id}:${it.product_id}`);
     const images = imagesByProduct.get(it.product_id) ?? (it.image_url ? [it.image_url] : []);
+    const unitGst = gstInInclusive(toPaise(it.price));
+    gstPaise += unitGst * it.quantity;
     return {
       id: it.id,
       quantity: it.quantity,
       price: it.price,
-      gstAmount: it.gst_amount,
+      gstAmount: fromPaise(unitGst),
       lineTotal: it.line_total,
-      product: { id: it.product_id, name: it.product_name, images, gstAmount: it.gst_amount },
+      product: { id: it.product_id, name: it.product_name, images, gstAmount: fromPaise(unitGst) },
       rating: rating ? presentRating(rating) : null,
       canRate: mayRate && !rating,
     };
@@ -106,7 +112,7 @@ export function presentOrder(
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     subtotal: row.subtotal,
-    gstTotal: row.gst_total,
+    gstTotal: items.length ? fromPaise(gstPaise) : row.gst_total,
     shippingCharges: row.shipping_charges,
     totalAmount: row.total_amount,
     shippingAddress: row.shipping_address,

@@ -1,5 +1,6 @@
 import { fromPaise, toPaise } from '../../../../api/contract/money';
 import type { Order } from '../../../../api/contract/orders';
+import { invoiceMoney } from '../../../../api/contract/pricing';
 
 /** The invoice figures of docs/product-rules.md §9, as decimal strings, computed in integer paise (never with floats). */
 export interface InvoiceTotals {
@@ -7,7 +8,7 @@ export interface InvoiceTotals {
   subtotal: string;
   /** shippingCharges. */
   shipping: string;
-  /** GST included in the prices: Σ product gstAmount × quantity. */
+  /** GST included in the prices, as the tax invoice computes it (pricing.ts invoiceMoney). */
   gst: string;
   /** totalAmount as the server recorded it. */
   total: string;
@@ -16,15 +17,15 @@ export interface InvoiceTotals {
 export function invoiceTotals(
   order: Pick<Order, 'items' | 'shippingCharges' | 'totalAmount'>,
 ): InvoiceTotals {
-  let subtotal = 0;
-  let gst = 0;
-  for (const item of order.items) {
-    subtotal += toPaise(item.price) * item.quantity;
-    // The GST recorded on the line at checkout; the product's current figure only if the line has none.
-    gst += toPaise(item.gstAmount ?? item.product.gstAmount ?? '0') * item.quantity;
-  }
+  // The same arithmetic as the tax invoice (the GST inside each unit price × quantity), so the summary and the
+  // invoice on the same page agree to the paisa.
+  const money = invoiceMoney(
+    order.items.map((item) => ({ unitPrice: toPaise(item.price), quantity: item.quantity })),
+    true,
+  );
+  const gst = money.gst;
   return {
-    subtotal: fromPaise(subtotal),
+    subtotal: fromPaise(money.total),
     shipping: fromPaise(toPaise(order.shippingCharges ?? '0')),
     gst: fromPaise(gst),
     total: fromPaise(toPaise(order.totalAmount)),

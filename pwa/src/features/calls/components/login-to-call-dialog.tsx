@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { LIMITS } from '../../../../../api/contract/constants';
 import {
   Dialog,
@@ -33,6 +34,17 @@ export default function LoginToCallDialog({
             if (user.role === 'customer') setTimeout(onCustomerLogin, LIMITS.callAfterLoginDelayMs);
           }}
         />
+        {/* A first-time visitor has no account yet: the way to make one (issue #40). */}
+        <p className="text-sm text-muted">
+          {t('calls.login.noAccount')}{' '}
+          <Link
+            to="/customer/login?tab=register"
+            onClick={() => onOpenChange(false)}
+            className="font-medium text-brand-700 underline"
+          >
+            {t('calls.login.createAccount')}
+          </Link>
+        </p>
       </DialogContent>
     </Dialog>
   );

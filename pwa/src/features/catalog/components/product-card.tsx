@@ -83,7 +83,16 @@ export function ProductCard({
         >
           {product.shopName}
         </Link>
-        <h3 className="line-clamp-2 text-sm font-semibold text-ink">{product.name}</h3>
+        {/* The name opens the product like the photo does (issue #40). */}
+        <h3 className="line-clamp-2 text-sm font-semibold text-ink">
+          <Link
+            {...link}
+            onPointerDown={preloadProductPage}
+            className="hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {product.name}
+          </Link>
+        </h3>
         <p className="mt-auto pt-1 text-base font-bold text-brand-800">
           {formatPrice(product.price, t('common.priceNotAvailable'))}
         </p>

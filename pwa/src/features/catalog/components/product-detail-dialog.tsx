@@ -5,6 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { productQueries } from '../api';
 import { useProductDialog } from '../hooks/use-product-dialog';
 import { ProductDetails } from './product-details';
@@ -33,6 +34,8 @@ export default function ProductDetailDialog({
   const { t } = useTranslation();
   const { close } = useProductDialog();
   const product = useQuery(productQueries.detail(productId));
+  // Opened from a grid, the product has its own title (its address is its own too); closing restores the page's.
+  useDocumentTitle(product.data?.name);
   return (
     <Dialog open onOpenChange={(open) => !open && (onClose ?? close)()}>
       <DialogContent closeLabel={t('common.close')} className="max-w-4xl">

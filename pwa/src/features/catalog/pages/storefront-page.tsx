@@ -42,7 +42,6 @@ function StoreHeader({ store }: { store: StoreProfile }) {
             <h1 className="text-2xl font-bold text-ink sm:text-3xl">{store.shopName}</h1>
             {store.videoCallEnabled && <CallStateBadge state={store.callState} />}
           </div>
-          <p className="text-sm text-muted">{t('catalog.store.sellerId', { id: store.sellerId })}</p>
           {store.description && <p className="max-w-3xl whitespace-pre-line text-ink">{store.description}</p>}
           <p className="flex items-start gap-1.5 text-sm text-ink">
             <MapPin aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-muted" />

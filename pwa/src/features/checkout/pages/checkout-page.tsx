@@ -13,7 +13,8 @@ import { api } from '../../../lib/api-client';
 import { payOnline } from '../../../lib/pay-online';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { InputField, TextareaField } from '../../../components/ui/field';
+import { Field, InputField, TextareaField } from '../../../components/ui/field';
+import { SHIPPING_STATE_CODES } from '../../../../../api/contract/india-states';
 import { ProductThumb } from '../../../components/ui/product-thumb';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
@@ -165,10 +166,12 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
         onSuccess: async (placed) => {
           attempt.current = null;
           onPlaced();
-          toast.success(t('messages.checkout.success'));
           void queryClient.invalidateQueries({ queryKey: cartKey });
           const first = placed.orders[0];
           if (!isOnlinePayment(input.paymentMethod) || !first) {
+            // Placed and nothing to pay now (cash on delivery). An order paid online is not called placed
+            // until it is paid: its outcome is said below.
+            toast.success(t('messages.checkout.success'));
             void queryClient.invalidateQueries({ queryKey: ['orders'] });
             navigate('/orders');
             return;
@@ -245,7 +248,29 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
               />
             </div>
             {text('city', { autoComplete: 'address-level2' })}
-            {text('state', { autoComplete: 'address-level1' })}
+            {/* The state or union territory by its GST state code: place of supply and CGST + SGST or IGST
+                follow from it, and the server checks the PIN code belongs to it. */}
+            <Field label={t('checkout.fields.state')} error={errors.state}>
+              {(control) => (
+                <select
+                  {...control}
+                  name="state"
+                  value={values.state}
+                  onChange={(e) => setValue('state', e.target.value)}
+                  autoComplete="address-level1"
+                  required
+                  aria-required="true"
+                  className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink"
+                >
+                  <option value="">{t('checkout.chooseState')}</option>
+                  {SHIPPING_STATE_CODES.map((code) => (
+                    <option key={code} value={code}>
+                      {t(`checkout.states.${code}`)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
             {text('pinCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
             {/* The buyer's GSTIN, for a business purchase: printed on the tax invoice (optional). */}
             <InputField
