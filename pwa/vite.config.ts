@@ -247,6 +247,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           // The Twilio SDK is loaded only for a Twilio call and never precached.
           globIgnores: [
             '**/twilio-video*',
+            // Try-on needs its face model from the server (never precached), so its code is no use offline either.
+            '**/try-on-dialog-*',
             // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
             'icons/icon-512.png',
             'icons/icon-maskable-512.png',

@@ -394,10 +394,16 @@ const MATRIX: Entry[] = [
     method: 'POST',
     path: '/_api/admin/payouts',
     request: async () => {
-      // Money the platform owes shop A, so the admin's payout has something to pay.
+      // Money the platform owes shop A, so the admin's payout has something to pay: the sale of an order
+      // delivered and past its return window (docs/security.md "Payouts").
+      const delivered = await insertOrder(sellerA.id, productA, 'delivered');
+      await api.db
+        .knex('orders')
+        .where({ id: delivered })
+        .update({ delivered_at: new Date(Date.now() - 30 * 86_400_000) });
       await api.db
         .knex('ledger_entries')
-        .insert({ seller_id: sellerA.id, kind: 'sale', amount_paise: 10_000 });
+        .insert({ seller_id: sellerA.id, order_id: delivered, kind: 'sale', amount_paise: 10_000 });
       return { body: { sellerId: sellerA.id, amountPaise: 10_000, reference: 'UTR0001' } };
     },
     expect: { visitor: 401, customer: 403, sellerA: 403, sellerB: 403, admin: 201 },

@@ -233,6 +233,17 @@ describe('paying for it through the Razorpay test double', () => {
     );
     expect(await sellerPage.locator('main').textContent()).not.toContain('ABCDE1234F');
 
+    // Both paid orders delivered: only then are they the shop's to be paid out (docs/security.md "Payouts"; the
+    // browser tests' server has no return window to wait through).
+    const orders = (await (await seller.request.get('/_api/orders/seller?page=1&limit=50')).json()) as {
+      orders: { id: number; paymentStatus: string }[];
+    };
+    const paid = orders.orders.filter((o) => o.paymentStatus === 'paid');
+    expect(paid).toHaveLength(2);
+    for (const o of paid)
+      for (const status of ['confirmed', 'shipped', 'delivered'])
+        await post(seller, '/_api/orders/update-status', { orderId: o.id, status });
+
     // Its ledger card: both paid orders, nothing paid out yet.
     await sellerPage.goto('/seller/dashboard');
     const card = sellerPage.getByTestId('ledger-card');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_CSV_COLUMNS } from '../../api/contract/products-csv';
-import { registerViaApi } from './support/accounts';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
 
 /** A shop's products as a CSV file, from the seller's products page (docs/product-rules.md "Products as CSV"). */
@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('products as CSV', () => {
   it('exports the shop, shows an import’s problems by row, then imports the fixed file', async () => {
     const context = await newContext(browser);
-    await registerViaApi(context, { role: 'seller', displayName: 'Kavya Jewels' });
+    const account = await registerViaApi(context, { role: 'seller', displayName: 'Kavya Jewels' });
     const setup = await context.request.post('/_api/seller/profile/setup', {
       headers: { Origin: baseUrl() },
       data: {
@@ -35,6 +35,16 @@ describe('products as CSV', () => {
       },
     });
     expect(setup.status(), await setup.text()).toBe(201);
+    // Only an approved shop imports (docs/security.md): the admin approves it for the test, and withdraws the
+    // approval after it, so the ruby ring stays out of the marketplace that later files pick products from.
+    const admin = await newContext(browser);
+    await signInViaApi(admin, DEMO_ACCOUNTS.admin);
+    const approve = (isApproved: boolean) =>
+      admin.request.post('/_api/admin/seller/approve', {
+        headers: { Origin: baseUrl() },
+        data: { sellerUserId: account.user.id, isApproved },
+      });
+    expect((await approve(true)).status()).toBe(200);
     const page = await context.newPage();
     await page.goto('/seller/products');
     await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
@@ -72,5 +82,7 @@ describe('products as CSV', () => {
     await expect.poll(() => alert.count()).toBe(0);
     await page.getByRole('table').getByText('Ruby ring').waitFor();
     await context.close();
+    expect((await approve(false)).status()).toBe(200);
+    await admin.close();
   });
 });

@@ -207,15 +207,17 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
       CATALOG_CACHE_TTL_MS: '2000',
       LOG_LEVEL: 'warn',
     };
+    // The site's address is the balancer's: the processes compare a request's Origin with it (CSRF).
+    const front = await freePort();
+    const statsPort = await freePort();
+    base = `http://127.0.0.1:${front}`;
+    env.PUBLIC_ORIGIN = base;
     for (let i = 0; i < PROCESSES; i++) ports.push(await freePort());
     const started = await Promise.allSettled(ports.map((port) => startServer(env, { port })));
     for (const r of started) servers.push(r.status === 'fulfilled' ? r.value : undefined);
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
 
-    const front = await freePort();
-    const statsPort = await freePort();
-    base = `http://127.0.0.1:${front}`;
     stats = `http://127.0.0.1:${statsPort}/stats`;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-haproxy-'));
     // The configuration docs/operations.md recommends, with the checks tightened so the test stays short.
