@@ -153,7 +153,8 @@ describe('GET /_api/products/list', () => {
       purity: '22K',
       weight: 8.5,
       width: null,
-      gstAmount: '450.00',
+      // The GST inside the price, as the tax invoice computes it (3 % of the taxable value): one GST figure (#40).
+      gstAmount: '728.16',
       makingCharges: null,
       sizeAvailable: ['small', 'large'],
       isCustomMade: true,

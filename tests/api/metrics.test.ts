@@ -105,10 +105,10 @@ describe('what the metrics count', () => {
     expect(sample(text, 'nagai_http_request_duration_seconds_bucket', { ...list, le: '+Inf' })).toBe(
       sample(text, 'nagai_http_request_duration_seconds_count', list),
     );
-    const orders = { route: '/_api/orders/customer', status: '4xx' };
+    const orders = { route: '/_api/orders/customer', method: 'GET', status: '4xx' };
     expect(count(text, orders) - count(before, orders)).toBe(1);
     // A path outside the table is one label, not one per path asked for.
-    const unmatched = { route: 'unmatched' };
+    const unmatched = { route: 'unmatched', method: 'GET', status: '4xx' };
     expect(count(text, unmatched) - count(before, unmatched)).toBe(1);
     expect(text).not.toContain('no-such-thing');
   });

@@ -80,7 +80,7 @@ describe('mobile sign-in on a Tamil phone', () => {
     await page.getByLabel(f.customerPhone).fill(digits);
     await page.getByLabel(f.shippingAddress).fill('12 தெற்கு மாசி வீதி');
     await page.getByLabel(f.city).fill('மதுரை');
-    await page.getByLabel(f.state).fill('தமிழ்நாடு');
+    await page.getByLabel(f.state).selectOption({ label: 'தமிழ்நாடு' });
     await page.getByLabel(f.pinCode).fill('625001');
     if ((await page.getByLabel(f.customerName).inputValue()) === '')
       await page.getByLabel(f.customerName).fill('மீனா');
