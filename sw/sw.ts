@@ -4,7 +4,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { ALL_ROUTES, pathsWhere } from '../api/contract/routes';
+import { ALL_ROUTES, API_ROUTES, pathsWhere } from '../api/contract/routes';
 import { appointmentText, callbackRequestText, notificationText, type SwLocale } from './i18n';
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -202,7 +202,7 @@ self.addEventListener('notificationclick', (event) => {
     (async () => {
       if (event.action === 'decline') {
         // Same-origin fetch from the worker carries the session cookie; the server decides the outcome.
-        await fetch('/_api/call/respond', {
+        await fetch(API_ROUTES.callRespond.path, {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'Content-Type': 'application/json' },

@@ -78,35 +78,42 @@ async function request<T>(path: string, init: RequestInit & { signal?: AbortSign
   return body as T;
 }
 
-/** The one way the PWA talks to `/_api`: JSON in and out, same-origin credentials, errors as ApiError. */
+function getJson<T>(
+  path: string,
+  params?: Record<string, QueryValue>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<T> {
+  return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal });
+}
+
+function postJson<T>(
+  path: string,
+  body: unknown = {},
+  opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
+): Promise<T> {
+  return request<T>(path, {
+    method: 'POST',
+    body: JSON.stringify(body ?? {}),
+    signal: opts.signal,
+    headers: opts.headers,
+  });
+}
+
+/**
+ * The one way the PWA talks to `/_api`: JSON in and out, same-origin credentials, errors as ApiError. There is
+ * no call by a path string: every request names its route in the route table (api/contract/routes.ts), so its
+ * path, method, the input it takes and the answer it gives come from one place. (A beacon, which cannot go
+ * through fetch's answer handling, takes its path from the same table: `API_ROUTES.callEnd.path`.)
+ */
 export const api = {
-  /**
-   * Calls a route of the route table (api/contract/routes.ts): its path and method come from its descriptor,
-   * and so do the types of what it takes (the query of a GET, the body of a POST) and what it answers.
-   */
   call<D extends RouteDescriptor>(
     route: D,
     input: RouteInput<D>,
     opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
   ): Promise<RouteResponse<D>> {
     return route.method === 'GET'
-      ? api.get<RouteResponse<D>>(route.path, input as Record<string, QueryValue> | undefined, opts)
-      : api.post<RouteResponse<D>>(route.path, input, opts);
-  },
-  get<T>(path: string, params?: Record<string, QueryValue>, opts: { signal?: AbortSignal } = {}): Promise<T> {
-    return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal });
-  },
-  post<T>(
-    path: string,
-    body: unknown = {},
-    opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
-  ): Promise<T> {
-    return request<T>(path, {
-      method: 'POST',
-      body: JSON.stringify(body ?? {}),
-      signal: opts.signal,
-      headers: opts.headers,
-    });
+      ? getJson<RouteResponse<D>>(route.path, input as Record<string, QueryValue> | undefined, opts)
+      : postJson<RouteResponse<D>>(route.path, input, opts);
   },
 };
 

@@ -1,14 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  CALL_MESSAGES,
-  type CallEndReasonInput,
-  type CallHistoryResponse,
-  type CallStatusResponse,
-  type EndCallResponse,
-  type IncomingCallsResponse,
-  type InitiateCallResponse,
-  type RespondCallResponse,
-} from '../../../../api/contract/calls';
+import { CALL_MESSAGES, type CallEndReasonInput } from '../../../../api/contract/calls';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
 import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
 import { API_ROUTES } from '../../../../api/contract/routes';
@@ -29,39 +20,25 @@ async function withDefault<T>(promise: Promise<T>, fallback: string): Promise<T>
 }
 
 export const callsApi = {
-  /** Initiate is sent superjson-style (docs/product-rules.md §7); the server accepts both shapes. */
+  /** Every request goes through its route descriptor (api/contract/routes.ts). */
   initiate: (sellerId: number, productId?: number) =>
     withDefault(
-      api.post<InitiateCallResponse>('/_api/call/initiate', {
-        json: productId ? { sellerId, productId } : { sellerId },
-      }),
+      api.call(API_ROUTES.callInitiate, productId ? { sellerId, productId } : { sellerId }),
       CALL_MESSAGES.initiateFailed,
     ),
   respond: (callId: number, response: 'accept' | 'decline') =>
-    withDefault(
-      api.post<RespondCallResponse>('/_api/call/respond', { callId, response }),
-      CALL_MESSAGES.respondFailed,
-    ),
+    withDefault(api.call(API_ROUTES.callRespond, { callId, response }), CALL_MESSAGES.respondFailed),
   end: (callId: number, reason?: CallEndReasonInput) =>
     withDefault(
-      api.post<EndCallResponse>('/_api/call/end', reason ? { callId, reason } : { callId }),
+      api.call(API_ROUTES.callEnd, reason ? { callId, reason } : { callId }),
       CALL_MESSAGES.endFailed,
     ),
   status: (callId: number, signal?: AbortSignal) =>
-    withDefault(
-      api.get<CallStatusResponse>('/_api/call/status', { callId }, { signal }),
-      CALL_MESSAGES.statusFailed,
-    ),
+    withDefault(api.call(API_ROUTES.callStatus, { callId }, { signal }), CALL_MESSAGES.statusFailed),
   incoming: (signal?: AbortSignal) =>
-    withDefault(
-      api.get<IncomingCallsResponse>('/_api/call/incoming', undefined, { signal }),
-      CALL_MESSAGES.incomingFailed,
-    ),
+    withDefault(api.call(API_ROUTES.callIncoming, undefined, { signal }), CALL_MESSAGES.incomingFailed),
   history: (signal?: AbortSignal) =>
-    withDefault(
-      api.get<CallHistoryResponse>('/_api/calls/history', undefined, { signal }),
-      CALL_MESSAGES.historyFailed,
-    ),
+    withDefault(api.call(API_ROUTES.callHistory, undefined, { signal }), CALL_MESSAGES.historyFailed),
 };
 
 /** Query factories of the calls area. */

@@ -1,14 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
-import type { CallSignalsResponse, SendSignalResponse, SignalKind } from '../../../../api/contract/calls';
-import type { IceServersResponse, VideoTokenResponse } from '../../../../api/contract/video';
+import type { SignalKind } from '../../../../api/contract/calls';
+import type { VideoTokenResponse } from '../../../../api/contract/video';
+import { API_ROUTES } from '../../../../api/contract/routes';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../api/contract/video';
 import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
 
 /** GET /_api/video/token: the body's error, else 'Failed to fetch token: {status text}' (docs/product-rules.md §8). */
 async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTokenResponse> {
   try {
-    return await api.get<VideoTokenResponse>('/_api/video/token', { callId }, { signal });
+    return await api.call(API_ROUTES.videoToken, { callId }, { signal });
   } catch (err) {
     if (err instanceof ApiError && err.message === REQUEST_FAILED) {
       const status = err.status ? String(err.status) : 'Network error';
@@ -24,7 +25,7 @@ async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTo
 
 /** The caller's ICE servers while the call rings (see GET /_api/video/ice-servers). */
 export const fetchIceServers = (callId: number, signal?: AbortSignal) =>
-  api.get<IceServersResponse>('/_api/video/ice-servers', { callId }, { signal });
+  api.call(API_ROUTES.videoIceServers, { callId }, { signal });
 
 export const videoQueries = {
   /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (docs/product-rules.md §7). */
@@ -44,7 +45,7 @@ export const videoQueries = {
 /** p2p signalling relay (participants of an active call only). */
 export const signallingApi = {
   send: (callId: number, kind: SignalKind, payload: Record<string, unknown>) =>
-    api.post<SendSignalResponse>('/_api/call/signal', { callId, kind, payload }),
+    api.call(API_ROUTES.callSignal, { callId, kind, payload }),
   list: (callId: number, after: number, signal?: AbortSignal) =>
-    api.get<CallSignalsResponse>('/_api/call/signals', { callId, after }, { signal }),
+    api.call(API_ROUTES.callSignals, { callId, after }, { signal }),
 };

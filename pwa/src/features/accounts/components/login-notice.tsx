@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api-client';
+import { API_ROUTES } from '../../../../../api/contract/routes';
 import { accountQueries } from '../api';
 
 /**
@@ -13,7 +14,7 @@ export default function LoginNotice() {
   const queryClient = useQueryClient();
   const { data: user } = useQuery(accountQueries.session());
   const dismiss = useMutation({
-    mutationFn: () => api.post<{ success: boolean }>('/_api/user/login-notice/dismiss', {}),
+    mutationFn: () => api.call(API_ROUTES.loginNoticeDismiss, undefined),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountQueries.session().queryKey }),
   });
   const notice = user?.failedLogins;

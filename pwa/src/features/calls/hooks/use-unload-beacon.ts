@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { API_ROUTES } from '../../../../../api/contract/routes';
 
 /**
  * While a call rings, leaving the page ends it on the server with a beacon. A call in progress is not ended
@@ -13,8 +14,8 @@ export function useUnloadBeacon(callId: number | null, endOnLeave = true): void 
       if (sent) return;
       sent = true;
       const body = new Blob([JSON.stringify({ callId })], { type: 'application/json' });
-      if (!navigator.sendBeacon?.('/_api/call/end', body)) {
-        void fetch('/_api/call/end', {
+      if (!navigator.sendBeacon?.(API_ROUTES.callEnd.path, body)) {
+        void fetch(API_ROUTES.callEnd.path, {
           method: 'POST',
           body,
           keepalive: true,

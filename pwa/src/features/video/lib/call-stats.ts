@@ -1,4 +1,5 @@
 import type { CallQualityReportInput, CallRoute } from '../../../../../api/contract/call-quality';
+import { API_ROUTES } from '../../../../../api/contract/routes';
 
 /** How often the statistics are read while a call is connected. */
 export const STATS_EVERY_MS = 2_000;
@@ -110,10 +111,10 @@ export function watchCallStats(opts: {
   const send = (beacon: boolean) => {
     const body = JSON.stringify(report());
     if (beacon && typeof navigator.sendBeacon === 'function') {
-      navigator.sendBeacon('/_api/call/quality', new Blob([body], { type: 'application/json' }));
+      navigator.sendBeacon(API_ROUTES.callQuality.path, new Blob([body], { type: 'application/json' }));
       return;
     }
-    void fetch('/_api/call/quality', {
+    void fetch(API_ROUTES.callQuality.path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body,
