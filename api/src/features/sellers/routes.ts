@@ -8,7 +8,7 @@ import {
 import type { AppDeps, Feature, SessionUser } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
 import { presentSellerProfile } from './presenter';
-import { productsRoutes } from './products';
+import { productsRoutes } from './product-routes';
 import { createProfile, getProfileByUser, updateProfile } from './service';
 
 /** Creates the signed-in user's own shop profile. */
