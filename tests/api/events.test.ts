@@ -141,12 +141,22 @@ describe('GET /_api/events', () => {
 
   it('a new stream starts after the latest event: nothing old is replayed', async () => {
     const p = await callParties(api);
-    await activeCall(p);
+    const callId = await activeCall(p);
     const s = await open(p.asCustomer);
     const hello = await s.waitFor(isEvent('hello'));
     expect((hello.data as HelloEvent).cursor).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
-    expect(s.events.filter((e) => e.event !== 'hello')).toEqual([]);
+    // A fresh event proves the stream delivers: it must be the first thing after hello, with nothing from the
+    // ring and the accept (stored before the stream opened) ahead of it, however late they would have come.
+    await p.asSeller.post('/_api/call/signal', {
+      callId,
+      kind: 'answer',
+      payload: { sid: 'fresh', type: 'answer', sdp: 'v=0' },
+    });
+    await s.waitFor(isEvent('signal'), 2000);
+    const after = s.events.filter((e) => e.event !== 'hello');
+    expect(after.map((e) => e.event)).toEqual(['signal']);
+    expect(Number(after[0]!.id)).toBeGreaterThan((hello.data as HelloEvent).cursor);
   });
 
   it("never carries another user's events", async () => {

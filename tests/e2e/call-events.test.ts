@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { launchBrowser, newContext, refuseSoundWithoutGesture } from './support/browser';
+import { expectStill, launchBrowser, newContext, refuseSoundWithoutGesture } from './support/browser';
 
 /**
  * The event stream in the browser: the seller's app rings from an event, not a poll; a stream cut in the
@@ -228,8 +228,7 @@ describe('call events in the browser', () => {
       await prompt.waitFor();
       await s.page.reload();
       await s.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-      await s.page.waitForTimeout(1500);
-      expect(await prompt.count()).toBe(0);
+      await expectStill(() => prompt.count(), 0, 1500, 'the ringing prompt after a reload');
 
       const title = await s.page.title();
       await c.page.getByRole('button', { name: 'Video Call', exact: true }).click();
@@ -261,8 +260,12 @@ describe('call events in the browser', () => {
       const page = await context.newPage();
       await page.goto('/seller/history');
       await page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-      await page.waitForTimeout(1500);
-      expect(await page.getByRole('button', { name: 'Tap to enable call ringing' }).count()).toBe(0);
+      await expectStill(
+        () => page.getByRole('button', { name: 'Tap to enable call ringing' }).count(),
+        0,
+        1500,
+        'the ringing prompt where sound starts by itself',
+      );
       await context.close();
     } finally {
       await autoplay.close();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
-import { launchBrowser, newContext } from './support/browser';
+import { expectStill, launchBrowser, newContext } from './support/browser';
 
 const STORE = 'lakshmi-jewellers';
 
@@ -46,8 +46,12 @@ describe('feedback that behaves', () => {
       await expect.poll(() => calls).toBe(i + 1);
       await page.getByText('Item added to cart!').first().waitFor();
     }
-    await page.waitForTimeout(300);
-    expect(await toasts(page).filter({ hasText: 'Item added to cart!' }).count()).toBe(1);
+    await expectStill(
+      () => toasts(page).filter({ hasText: 'Item added to cart!' }).count(),
+      1,
+      500,
+      'one toast for five adds',
+    );
 
     // Five different failures: at most three toasts are shown at once.
     for (let i = 0; i < 5; i++) {

@@ -7,7 +7,14 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { isTwilioSdk, PRECACHE_BUDGET_BYTES, readPrecache, twilioAssets } from '../bench/pwa-precache';
-import { baseUrl, CHROMIUM_PATH, expectAccessible, launchBrowser, newContext } from './support/browser';
+import {
+  baseUrl,
+  CHROMIUM_PATH,
+  expectAccessible,
+  expectStill,
+  launchBrowser,
+  newContext,
+} from './support/browser';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
 
@@ -295,8 +302,12 @@ describe('updates', () => {
       button?.click();
     });
     await covered.getByText('The new version will load when your call ends.').waitFor();
-    await page.waitForTimeout(1500);
-    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
+    await expectStill(
+      () => page.evaluate(() => (window as unknown as { marker?: string }).marker),
+      'same page',
+      1500,
+      'no reload during the call',
+    );
 
     // The call ends: the new version takes over and the page reloads once.
     const reloaded = page.waitForEvent('load', { timeout: 15_000 });

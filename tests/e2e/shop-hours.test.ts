@@ -1,16 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoursAt } from '../../api/src/features/schedule/hours';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
 
-/** Swarnam's demo hours (api/src/seeds/demo.ts): Sunday 10:00–13:00 in Kolkata. */
-const SWARNAM_HOURS = [{ day: 7 as const, from: '10:00', to: '13:00' }];
 /**
- * What Swarnam's state is now, by the server's own function: 'closed' all week but Sunday morning, when it is
- * in hours with no jeweller's app open ('offline'). The test asserts whichever holds, so it passes at any hour;
- * a run that straddles an edge of the window (10:00 or 13:00 to the second) is retried by the poll below.
+ * What Swarnam's state is now. Its demo hours (api/src/seeds/demo.ts) are Sunday 10:00–13:00 in Kolkata, which
+ * is UTC+05:30 all year (India keeps no summer time), so the expectation is plain arithmetic here, independent of
+ * the server's own hours code: 'offline' (in hours, no jeweller's app open) on a Sunday from 10:00 to 12:59 in
+ * Kolkata, else 'closed'. A run that straddles an edge of the window is retried by the poll below.
  */
-const swarnamState = () => (hoursAt(SWARNAM_HOURS, 'Asia/Kolkata', new Date()).open ? 'offline' : 'closed');
+function swarnamStateAt(now: Date): 'offline' | 'closed' {
+  const kolkata = new Date(now.getTime() + 330 * 60_000);
+  const minutes = kolkata.getUTCHours() * 60 + kolkata.getUTCMinutes();
+  return kolkata.getUTCDay() === 0 && minutes >= 10 * 60 && minutes < 13 * 60 ? 'offline' : 'closed';
+}
+const swarnamState = () => swarnamStateAt(new Date());
 
 let browser: Browser;
 beforeAll(async () => {

@@ -129,3 +129,24 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
   );
   expect(summary, `accessibility violations on ${label}`).toEqual([]);
 }
+
+/**
+ * Asserts that something stays true for a whole window, looking every 100 ms: a check that "nothing arrives"
+ * fails whenever the thing arrives within the window, not only if it is there at one look at its end.
+ */
+export async function expectStill<T>(
+  read: () => Promise<T> | T,
+  expected: T,
+  windowMs: number,
+  what: string,
+): Promise<void> {
+  const until = Date.now() + windowMs;
+  for (;;) {
+    const value = await read();
+    expect(value, `${what} (${windowMs - Math.max(0, until - Date.now())} ms into the window)`).toEqual(
+      expected,
+    );
+    if (Date.now() >= until) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
