@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, registerViaApi, signInViaApi, uniqueEmail } from './support/accounts';
 import { baseUrl, launchBrowser, newContext, refuseSoundWithoutGesture } from './support/browser';
 import {
+  chooseByLabel,
   clickButton,
+  fillByLabel,
   firefoxPage,
   launchFirefox,
   postFromPage,
@@ -16,7 +18,8 @@ import {
  * Firefox ESR as the suite's second engine (one instance for the file). Calls between two engines: a Firefox customer and a Chromium jeweller, and the reverse, over loopback
  * against the production server (Firefox ESR over WebDriver BiDi, Chromium over CDP, each with its fake
  * camera and microphone). A phone and a shop's laptop rarely run the same browser; the offer, the answer,
- * the codecs and the candidates must suit both.
+ * the codecs and the candidates must suit both. And the shopping journey, lean: browse a shop, add a piece to
+ * the cart, check out.
  */
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
@@ -295,6 +298,64 @@ describe('calls between Firefox and Chromium', () => {
       await endCalls((s) => j.evaluate(s));
       await customerCtx.close();
       await ff.close();
+    }
+  }, 60_000);
+});
+
+describe('shopping in Firefox', () => {
+  it('a new customer browses a shop, opens a piece, adds it to the cart and places the order', async () => {
+    const { context, page } = await firefoxPage(firefox, baseUrl(), { mobile: true });
+    try {
+      const reg = await postFromPage(page, '/_api/auth/register_with_password', {
+        email: uniqueEmail('firefox-buyer'),
+        password: 'Secret#2026',
+        displayName: 'Meena',
+      });
+      expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+      await page.goto(`${baseUrl()}${STORE}`);
+      await waitForText(page, SHOP);
+      const product = await page.evaluate(async () => {
+        const res = await fetch('/_api/products/list?limit=100&page=1');
+        const { products } = (await res.json()) as {
+          products: { id: number; name: string; stockQuantity: number | null; price: string | null }[];
+        };
+        // Under the cash-on-delivery limit, so the shop offers it.
+        return products.find((p) => (p.stockQuantity ?? 0) > 1 && p.price && Number(p.price) < 20_000)!;
+      });
+      await page.goto(`${baseUrl()}/marketplace?product=${product.id}`);
+      await waitForText(page, product.name, { within: '[role="dialog"]' });
+      await clickButton(page, 'Add to Cart', { within: '[role="dialog"]' });
+      await waitForText(page, 'Item added to cart!');
+
+      await page.goto(`${baseUrl()}/checkout`);
+      await waitForText(page, 'Place Order');
+      await fillByLabel(page, 'Phone number', '9876543210');
+      await fillByLabel(page, 'Shipping address', '12 Temple Street, near the tank');
+      await fillByLabel(page, 'City', 'Madurai');
+      // Tamil Nadu, by its GST state code, from the list.
+      await chooseByLabel(page, 'State', '33');
+      await fillByLabel(page, 'Pin code', '625001');
+      const cash = await page
+        .waitForSelector('input[type="radio"][value="cash_on_delivery"]', { timeout: 15_000 })
+        .catch(async (err: unknown) => {
+          throw new Error(`no cash on delivery: ${await page.evaluate(() => document.body.innerText)}`, {
+            cause: err,
+          });
+        });
+      await cash!.click();
+      const placed = page.waitForResponse(
+        (r) => r.url().endsWith('/_api/checkout/create') && r.request().method() === 'POST',
+        {
+          timeout: 15_000,
+        },
+      );
+      await clickButton(page, 'Place Order');
+      expect((await placed).status()).toBe(201);
+      await waitForText(page, 'Order placed successfully!', { timeout: 15_000 });
+      await page.waitForFunction(() => location.pathname === '/orders', { timeout: 10_000 });
+      await waitForText(page, product.name);
+    } finally {
+      await context.close();
     }
   }, 60_000);
 });

@@ -125,3 +125,24 @@ export async function fillByLabel(page: Page, label: string, value: string) {
   await el.click();
   await el.type(value);
 }
+
+/**
+ * Chooses an option of the native <select> labelled `label` by the option's value, as a person picking from
+ * the list does (puppeteer's select(): the value is set and input and change events are sent). Typing into a
+ * select does not choose anything in Firefox, so fillByLabel is for text fields only.
+ */
+export async function chooseByLabel(page: Page, label: string, value: string) {
+  const handle = await page.waitForFunction(
+    (l) => {
+      const byFor = [...document.querySelectorAll('label')].find((x) => x.textContent?.trim() === l);
+      const target = byFor?.htmlFor ? document.getElementById(byFor.htmlFor) : byFor?.querySelector('select');
+      return target instanceof HTMLSelectElement ? target : null;
+    },
+    { polling: 50, timeout: 10_000 },
+    label,
+  );
+  const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLSelectElement> | null;
+  if (!el) throw new Error(`no list "${label}"`);
+  const chosen = await el.select(value);
+  if (!chosen.includes(value)) throw new Error(`"${label}" has no option ${value}`);
+}
