@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
 import type { CallStatus, ProductCategory, ProductMaterial } from './constants';
 import { ID_MAX } from './constants';
+import type { TryOnImage } from './catalog';
 
 /**
  * Selling inside the call: the piece the customer called about, products the jeweller shows, photos, chat,
@@ -136,6 +137,8 @@ export interface CallProduct {
   /** Millimetres, as the product gives them (the try-on draws the piece at its real size). */
   width: number | null;
   height: number | null;
+  /** The piece's own try-on image, or null (the try-on draws a piece of its kind). */
+  tryOnImage: TryOnImage | null;
   purity: string | null;
   /** Grams. */
   weight: number | null;

@@ -286,6 +286,20 @@ export interface Product {
   huid: string | null;
   /** A diamond or gemstone certificate. */
   certificate: { lab: string; number: string; fileUrl: string | null } | null;
+  /** The piece's own try-on image (docs/product-rules.md §16), or null: the try-on draws a piece of its kind. */
+  tryOnImage: TryOnImage | null;
+}
+
+/**
+ * A product's try-on image: a front view of the piece on a transparent background (WebP), its size in pixels,
+ * and where the piece is held (fractions of its width and height from the top left).
+ */
+export interface TryOnImage {
+  url: string;
+  width: number;
+  height: number;
+  anchorX: number;
+  anchorY: number;
 }
 
 /** Pagination of a product listing (docs/product-rules.md §3). */

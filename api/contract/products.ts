@@ -73,6 +73,64 @@ export function isAcceptableCertificateSource(value: string): boolean {
   return CERTIFICATE_DATA_URI.test(value) && value.length <= Math.ceil((MAX_CERTIFICATE_BYTES * 4) / 3) + 64;
 }
 
+/** Try-on image rules (docs/product-rules.md §16); the server checks the bytes themselves. */
+export const TRY_ON = {
+  /** Largest upload. */
+  maxBytes: 2 * 1024 * 1024,
+  /** Each side of the picture, in pixels. */
+  minSide: 64,
+  maxSide: 2048,
+  /** At least this share of the picture must be see-through (the background around the piece). */
+  minTransparentShare: 0.1,
+} as const;
+
+/** The categories whose products can be tried on, and so carry a try-on image. */
+export const TRY_ON_CATEGORIES = ['earrings', 'nose_pins', 'necklaces', 'pendants'] as const;
+
+export const TRY_ON_MESSAGES = {
+  imageInvalid: 'The try-on image must be a PNG or WebP picture of at most 2 MB, 64 to 2048 pixels a side.',
+  notTransparent:
+    'The try-on image needs a transparent background around the piece: use a PNG or WebP with transparency.',
+  anchorOutside: 'The anchor point must be inside the try-on image.',
+  categoryCannot: 'Only earrings, nose pins, necklaces and pendants can have a try-on image.',
+} as const;
+
+const TRY_ON_DATA_URI = /^data:image\/(png|webp);base64,[A-Za-z0-9+/=\s]+$/i;
+/** How a stored try-on image's path looks (api/src/features/media/service.ts storeTryOnImage). */
+export const TRY_ON_STORED_PATH = /^\/media\/[0-9a-f]{32}-tryon\.webp$/;
+
+/**
+ * A try-on image as the product form sends it: a data URI of a PNG or WebP (the server checks the bytes), or
+ * the product's own stored try-on image (its /media/ path), to keep it while the anchor changes.
+ */
+export function isAcceptableTryOnSource(value: string): boolean {
+  if (TRY_ON_STORED_PATH.test(value)) return true;
+  return TRY_ON_DATA_URI.test(value) && value.length <= Math.ceil((TRY_ON.maxBytes * 4) / 3) + 64;
+}
+
+const anchorFraction = z
+  .number({ error: TRY_ON_MESSAGES.anchorOutside })
+  .min(0, TRY_ON_MESSAGES.anchorOutside)
+  .max(1, TRY_ON_MESSAGES.anchorOutside);
+
+/**
+ * The try-on image with its anchor point, where the piece is held (the top of an earring's stud, a nose pin's
+ * centre, a necklace's top middle, a pendant's bale), as fractions of the picture's width and height from its
+ * top left. null removes it.
+ */
+export const TryOnImageInputSchema = z.strictObject(
+  {
+    image: z
+      .string({ error: TRY_ON_MESSAGES.imageInvalid })
+      .trim()
+      .refine(isAcceptableTryOnSource, TRY_ON_MESSAGES.imageInvalid),
+    anchorX: anchorFraction,
+    anchorY: anchorFraction,
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : TRY_ON_MESSAGES.imageInvalid) },
+);
+export type TryOnImageInput = z.infer<typeof TryOnImageInputSchema>;
+
 /** An image the product already has, as the API returned it (a /media/ rendition path). */
 export const isStoredImagePath = (value: string) => /^\/media\/[A-Za-z0-9._-]+$/.test(value);
 
@@ -276,6 +334,7 @@ export const ProductCreateSchema = strictObject({
   // A rate-linked product's price is computed from the shop's rate (pricing.ts).
   price: productFields.price.optional(),
   images: images(false),
+  tryOnImage: TryOnImageInputSchema.nullable().optional(),
 }).superRefine((p, ctx) => {
   for (const issue of pricingIssues(p, true))
     ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
@@ -322,6 +381,7 @@ export const ProductUpdateSchema = strictObject({
   certificateNumber: productFields.certificateNumber,
   certificateFile: productFields.certificateFile,
   images: images(true).optional(),
+  tryOnImage: TryOnImageInputSchema.nullable().optional(),
 }).superRefine((p, ctx) => {
   for (const issue of pricingIssues(p, false))
     ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });

@@ -62,6 +62,7 @@ const cardOf = (p: BuiltProduct, stock: number | null = 10): CallProduct => ({
   category: 'chains',
   width: null,
   height: null,
+  tryOnImage: null,
   purity: '22K',
   weight: 8.5,
   sku: null,

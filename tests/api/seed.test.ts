@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_CATEGORIES, PRODUCT_MATERIALS } from '../../api/contract/constants';
 import { verifyPassword } from '../../api/src/features/accounts/password';
@@ -200,6 +201,52 @@ describe('demo data', () => {
         expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
       }
     }
+  });
+
+  it('gives every earring, nose pin, necklace and pendant a try-on image of its colours, transparent around the piece (#36)', async () => {
+    const rows = (await api.db
+      .knex('products')
+      .select('category', 'material', 'tryon_image_url', 'tryon_anchor_x', 'tryon_anchor_y')) as {
+      category: string;
+      material: string;
+      tryon_image_url: string | null;
+      tryon_anchor_x: number | null;
+      tryon_anchor_y: number | null;
+    }[];
+    const tried = rows.filter((r) => ['earrings', 'nose_pins', 'necklaces', 'pendants'].includes(r.category));
+    expect(tried.length).toBeGreaterThan(40);
+    for (const r of tried) {
+      expect(r.tryon_image_url, `${r.category} ${r.material}`).toMatch(/^\/media\/[0-9a-f]{32}-tryon\.webp$/);
+      expect(r.tryon_anchor_x).toBeCloseTo(0.5, 5);
+    }
+    expect(rows.filter((r) => !tried.includes(r)).every((r) => r.tryon_image_url === null)).toBe(true);
+    // One picture per category and material: gold and silver jhumkas differ.
+    const url = (category: string, material: string) =>
+      tried.find((r) => r.category === category && r.material === material)?.tryon_image_url;
+    expect(url('earrings', 'gold')).toBeTruthy();
+    expect(url('earrings', 'silver')).toBeTruthy();
+    expect(url('earrings', 'gold')).not.toBe(url('earrings', 'silver'));
+    // Served as WebP with an alpha channel: the corners are see-through, the anchor's column holds the piece.
+    const product = await api
+      .client()
+      .get<ProductGetResponse>(
+        `/_api/products/get?id=${(await api.db.knex('products').where({ category: 'earrings' }).first('id')).id}`,
+      );
+    const tryOn = product.body.product.tryOnImage!;
+    const res = await fetch(api.url + tryOn.url);
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    const { data, info } = await sharp(Buffer.from(await res.arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect([info.width, info.height]).toEqual([tryOn.width, tryOn.height]);
+    const alpha = (x: number, y: number) => data[(y * info.width + x) * 4 + 3]!;
+    expect(alpha(0, 0)).toBe(0);
+    expect(alpha(info.width - 1, info.height - 1)).toBe(0);
+    // The stud: opaque just below the anchor.
+    const ax = Math.round(tryOn.anchorX * info.width);
+    const ay = Math.round(tryOn.anchorY * info.height);
+    expect(alpha(ax, ay + 6)).toBeGreaterThan(200);
   });
 
   it('has past orders of the demo customer in every status, with totals that add up', async () => {

@@ -5,6 +5,8 @@ import {
   FACE_WIDTH_MM,
   LM,
   facePose,
+  pieceSizeMm,
+  placedCorners,
   placePiece,
   tryOnKind,
   type Landmark,
@@ -140,5 +142,44 @@ describe('try-on geometry', () => {
     expect(lHalf!.opacity).toBeLessThan(0.7);
     const [r3, l3] = at(10);
     expect([r3!.opacity, l3!.opacity]).toEqual([1, 1]);
+  });
+
+  it("draws a product's own image unstretched inside its millimetres, held at the anchor the seller set", () => {
+    // A tall earring picture (1 : 2) for a piece said to be 20 × 30 mm: 15 × 30 mm, not stretched to 20 wide.
+    expect(pieceSizeMm({ kind: 'earrings', widthMm: 20, heightMm: 30, aspect: 0.5 })).toEqual({
+      width: 15,
+      height: 30,
+    });
+    // A wide necklace picture for a piece of its kind's size (130 × 110): the width holds, the height shrinks.
+    const wide = pieceSizeMm({ kind: 'necklace', widthMm: null, heightMm: null, aspect: 2 });
+    expect(wide).toEqual({ width: 130, height: 65 });
+    // No image (a drawn piece): the millimetres as they are.
+    expect(pieceSizeMm({ kind: 'pendant', widthMm: 18, heightMm: 40 })).toEqual({ width: 18, height: 40 });
+
+    const lm = face({ pxPerMm: 1.5 });
+    const pose = facePose(lm, W, H);
+    const [right] = placePiece(lm, W, H, { kind: 'earrings', widthMm: 20, heightMm: 30, aspect: 0.5 });
+    expect(right!.width).toBeCloseTo(15 * pose.pxPerMm, 6);
+    expect(right!.height).toBeCloseTo(30 * pose.pxPerMm, 6);
+    // The anchor point of the image lands on the lobe whatever the anchor: a stud at the top middle hangs the
+    // picture below the lobe; an anchor a quarter across and a tenth down shifts it left and up by as much.
+    const top = placedCorners(right!, { x: 0.5, y: 0 });
+    expect(top[0]![0]).toBeCloseTo(right!.x - right!.width / 2, 6);
+    expect(top[0]![1]).toBeCloseTo(right!.y, 6);
+    const off = placedCorners(right!, { x: 0.25, y: 0.1 });
+    expect(off[0]![0]).toBeCloseTo(right!.x - right!.width * 0.25, 6);
+    expect(off[0]![1]).toBeCloseTo(right!.y - right!.height * 0.1, 6);
+    // Turned with the head (a nose pin under roll): the anchor stays where the placement is, the corners turn.
+    const [nose] = placePiece(face({ rollDeg: 20 }), W, H, {
+      kind: 'nose_pin',
+      widthMm: 8,
+      heightMm: 8,
+      aspect: 1,
+    });
+    const c = placedCorners(nose!, { x: 0.5, y: 0.5 });
+    const centre = [(c[0]![0] + c[2]![0]) / 2, (c[0]![1] + c[2]![1]) / 2];
+    expect(centre[0]).toBeCloseTo(nose!.x, 6);
+    expect(centre[1]).toBeCloseTo(nose!.y, 6);
+    expect(Math.atan2(c[1]![1] - c[0]![1], c[1]![0] - c[0]![0])).toBeCloseTo((20 * Math.PI) / 180, 2);
   });
 });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductMaterial } from '../../contract/constants';
 import type { StoredImage } from '../../contract/media';
 import { hashPassword } from '../features/accounts/password';
-import { ingestImage } from '../features/media/service';
+import { ingestImage, storeTryOnImage, type StoredTryOnImage } from '../features/media/service';
 import {
   CATEGORY_MATERIALS,
   createRng,
@@ -13,7 +13,7 @@ import {
   rupees,
   type Rng,
 } from './catalogue';
-import { drawProductPng } from './images';
+import { drawProductPng, drawTryOnPng } from './images';
 import { ALWAYS_OPEN, DEFAULT_TIME_ZONE, type HoursRange } from '../../contract/shop-hours';
 
 export const DEMO_PASSWORD = 'Nagai@2026';
@@ -363,6 +363,31 @@ async function drawImages(
   return out;
 }
 
+type DemoTryOn = StoredTryOnImage & { anchorX: number; anchorY: number };
+
+/**
+ * Draws one try-on picture per (category, material) of the pieces that can be tried on (earrings, nose pins,
+ * necklaces, pendants) and stores it through the same checks as a seller's upload (docs/product-rules.md §16).
+ */
+async function drawTryOnImages(
+  db: Knex,
+  looks: [ProductCategory, ProductMaterial][],
+): Promise<Map<string, DemoTryOn>> {
+  const out = new Map<string, DemoTryOn>();
+  const unique = [...new Map(looks.map((l) => [l.join(':'), l])).values()];
+  for (let i = 0; i < unique.length; i += 2) {
+    await Promise.all(
+      unique.slice(i, i + 2).map(async ([c, m]) => {
+        const drawn = await drawTryOnPng(c, m);
+        if (!drawn) return;
+        const stored = await storeTryOnImage(db, drawn.png, { effort: 0 });
+        out.set(`${c}:${m}`, { ...stored, anchorX: drawn.anchorX, anchorY: drawn.anchorY });
+      }),
+    );
+  }
+  return out;
+}
+
 /** Chooses (category, material) for each product of a shop: all categories and materials get covered. */
 function planProducts(rng: Rng, count: number, offset: number): [ProductCategory, ProductMaterial][] {
   const plan: [ProductCategory, ProductMaterial][] = [];
@@ -392,6 +417,9 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
   });
   const images = await drawImages(knex, plans.flat());
   opts.log?.(`drew ${images.size} product images in ${Date.now() - started} ms`);
+  const drawnAt = Date.now();
+  const tryOns = await drawTryOnImages(knex, plans.flat());
+  opts.log?.(`drew ${tryOns.size} try-on images in ${Date.now() - drawnAt} ms`);
 
   await knex.transaction(async (trx) => {
     const insertUser = async (u: {
@@ -498,8 +526,18 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
           `${skuPrefix}-${category.slice(0, 3).toUpperCase()}-${1001 + i}`,
           { rates },
         );
+        const tryOn = tryOns.get(`${category}:${material}`);
         productRows.push({
           ...draft,
+          ...(tryOn
+            ? {
+                tryon_image_url: tryOn.url,
+                tryon_width: tryOn.width,
+                tryon_height: tryOn.height,
+                tryon_anchor_x: tryOn.anchorX,
+                tryon_anchor_y: tryOn.anchorY,
+              }
+            : {}),
           seller_id: userId,
           created_at: new Date(now - rng.int(1, 180) * DAY_MS - rng.int(0, 86_000) * 1000),
         });

@@ -166,6 +166,11 @@ class Svg {
   }
 
   toString() {
+    return this.render([0, 0, W, W], true);
+  }
+
+  /** The drawing's SVG: the part in `box` (x, y, width, height), on the backdrop or on nothing. */
+  render(box: [number, number, number, number], backdrop: boolean) {
     const [hi, mid, lo] = this.p.metal;
     const stones = (this.p.stones ?? [DIAMOND])
       .map(
@@ -174,15 +179,18 @@ class Svg {
       )
       .join('');
     return (
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}"><defs>` +
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${box[2]}" height="${box[3]}" viewBox="${box.join(' ')}"><defs>` +
       `<radialGradient id="bg" cx="50%" cy="42%" r="75%"><stop offset="0" stop-color="${this.p.bg[0]}"/><stop offset="1" stop-color="${this.p.bg[1]}"/></radialGradient>` +
       `<linearGradient id="metal" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${hi}"/><stop offset="0.3" stop-color="${mid}"/><stop offset="0.55" stop-color="${lo}"/><stop offset="0.75" stop-color="${mid}"/><stop offset="0.9" stop-color="${hi}"/><stop offset="1" stop-color="${mid}"/></linearGradient>` +
       `<radialGradient id="ball" cx="35%" cy="30%" r="75%"><stop offset="0" stop-color="${hi}"/><stop offset="0.45" stop-color="${mid}"/><stop offset="1" stop-color="${lo}"/></radialGradient>` +
       `<radialGradient id="pearl" cx="35%" cy="30%" r="80%"><stop offset="0" stop-color="#ffffff"/><stop offset="0.5" stop-color="#f6efe2"/><stop offset="0.85" stop-color="#ddd0bb"/><stop offset="1" stop-color="#c9b9a0"/></radialGradient>` +
       `<radialGradient id="shadow" cx="50%" cy="50%" r="50%"><stop offset="0" stop-color="#000" stop-opacity="0.18"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>` +
       stones +
-      `</defs><rect width="${W}" height="${W}" fill="url(#bg)"/>` +
-      `<ellipse cx="320" cy="560" rx="230" ry="34" fill="url(#shadow)"/>` +
+      `</defs>` +
+      (backdrop
+        ? `<rect width="${W}" height="${W}" fill="url(#bg)"/>` +
+          `<ellipse cx="320" cy="560" rx="230" ry="34" fill="url(#shadow)"/>`
+        : '') +
       this.parts.join('') +
       `</svg>`
     );
@@ -478,4 +486,63 @@ export async function drawProductPng(
   return sharp(Buffer.from(drawProductSvg(category, material)), { density: (72 * size) / W })
     .png({ compressionLevel: 1 })
     .toBuffer();
+}
+
+/**
+ * Try-on drawings (docs/product-rules.md §16): the piece alone as worn, seen from the front, on a transparent
+ * background, cropped to it, with its anchor point (fractions of the crop): one jhumka held at the top of its
+ * stud, a nose pin's flower at its centre, a necklace at the middle of its top, a pendant at its bale (the
+ * try-on draws the chain).
+ */
+const TRY_ON_DRAW: Partial<
+  Record<ProductCategory, { box: [number, number, number, number]; anchor: [number, number]; draw: Drawer }>
+> = {
+  earrings: { box: [10, 8, 180, 282], anchor: [90, 3], draw: (s) => jhumka(s, 100, 50, 1) },
+  nose_pins: {
+    box: [200, 150, 240, 240],
+    anchor: [120, 120],
+    draw: (s) => {
+      for (let i = 0; i < 8; i++) {
+        const th = (i / 8) * Math.PI * 2;
+        s.ball(320 + Math.cos(th) * 78, 270 + Math.sin(th) * 78, 40);
+        s.accent(320 + Math.cos(th) * 78, 270 + Math.sin(th) * 78, 24, i);
+      }
+      s.ball(320, 270, 54);
+      s.accent(320, 270, 40, 0);
+    },
+  },
+  necklaces: { box: [90, 95, 460, 430], anchor: [230, 26], draw: DRAW.necklaces },
+  pendants: {
+    box: [245, 362, 150, 186],
+    anchor: [75, 4],
+    draw: (s) => {
+      s.ball(320, 378, 12);
+      s.add(
+        `<path d="M320 392 C250 440 250 520 320 540 C390 520 390 440 320 392 Z" fill="url(#metal)" stroke="${s.p.metal[2]}" stroke-width="3"/>`,
+      );
+      if (s.p.coins) s.coin(320, 480, 34);
+      else s.accent(320, 482, 32, 0);
+    },
+  },
+};
+
+const TRY_ON_SIDE = 256;
+
+/** A try-on picture of a piece: transparent PNG and its anchor, or null for a category that is not tried on. */
+export async function drawTryOnPng(
+  category: ProductCategory,
+  material: ProductMaterial,
+): Promise<{ png: Buffer; anchorX: number; anchorY: number } | null> {
+  const spec = TRY_ON_DRAW[category];
+  if (!spec) return null;
+  const s = new Svg(PALETTES[material]);
+  spec.draw(s);
+  const [, , w, h] = spec.box;
+  // About the size a piece is drawn at on a 640×480 camera picture: a necklace up to TRY_ON_SIDE a side, the
+  // smaller pieces 160 px.
+  const density = (72 * (category === 'necklaces' ? TRY_ON_SIDE : TRY_ON_SIDE * 0.625)) / Math.max(w, h);
+  const png = await sharp(Buffer.from(s.render(spec.box, false)), { density })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { png, anchorX: spec.anchor[0] / w, anchorY: spec.anchor[1] / h };
 }

@@ -1,4 +1,4 @@
-import type { Product, ProductImage, SellerCard, StoreProfile } from '../../../contract/catalog';
+import type { Product, ProductImage, SellerCard, StoreProfile, TryOnImage } from '../../../contract/catalog';
 import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
 import { fromPaise, toPaise } from '../../../contract/money';
 import { gstInInclusive, type MakingType, type Metal, type MetalPurity } from '../../../contract/pricing';
@@ -51,6 +51,12 @@ export interface ProductRow {
   certificate_lab?: string | null;
   certificate_number?: string | null;
   certificate_url?: string | null;
+  /** The try-on image (issue #36); absent in rows selected before it. */
+  tryon_image_url?: string | null;
+  tryon_width?: number | null;
+  tryon_height?: number | null;
+  tryon_anchor_x?: number | string | null;
+  tryon_anchor_y?: number | string | null;
   shop_name: string;
   url_slug: string | null;
   video_call_enabled: boolean;
@@ -122,6 +128,25 @@ export function presentPricing(
   };
 }
 
+/** The try-on image of a product row (docs/product-rules.md §16), or null. */
+export function presentTryOnImage(row: {
+  tryon_image_url?: string | null;
+  tryon_width?: number | null;
+  tryon_height?: number | null;
+  tryon_anchor_x?: number | string | null;
+  tryon_anchor_y?: number | string | null;
+}): TryOnImage | null {
+  if (!row.tryon_image_url || !row.tryon_width || !row.tryon_height) return null;
+  return {
+    url: row.tryon_image_url,
+    width: row.tryon_width,
+    height: row.tryon_height,
+    // Stored as real: rounded to what a pixel of the picture can tell.
+    anchorX: Math.round(Number(row.tryon_anchor_x) * 10_000) / 10_000,
+    anchorY: Math.round(Number(row.tryon_anchor_y) * 10_000) / 10_000,
+  };
+}
+
 /** Maps an image row to the API's image. */
 export function presentImage(row: ProductImageRow): ProductImage {
   return {
@@ -174,6 +199,7 @@ export function presentProduct(row: ProductRow, imageRows: ProductImageRow[] = [
     videoCallEnabled: row.video_call_enabled,
     createdAt: new Date(row.created_at).toISOString(),
     ...presentPricing(row),
+    tryOnImage: presentTryOnImage(row),
   };
 }
 

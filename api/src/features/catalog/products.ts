@@ -26,6 +26,7 @@ export const PRODUCT_COLUMNS = `p.id, p.seller_id, p.name, p.description, p.pric
   p.is_custom_made, p.rating_avg, p.rating_count, p.units_sold, p.created_at, p.pricing_mode, p.metal,
   p.metal_purity, p.net_weight_g::text as net_weight_g, p.making_type, p.making_value::text as making_value,
   p.metal_rate::text as metal_rate, p.huid, p.certificate_lab, p.certificate_number, p.certificate_url,
+  p.tryon_image_url, p.tryon_width, p.tryon_height, p.tryon_anchor_x, p.tryon_anchor_y,
   coalesce(sp.shop_name, '') as shop_name, sp.url_slug, coalesce(sp.video_call_enabled, false) as video_call_enabled`;
 
 /** The images of many products in one query, grouped by product id. */

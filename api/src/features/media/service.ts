@@ -5,7 +5,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Knex } from 'knex';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import pLimit from 'p-limit';
 import {
   INVALID_IMAGE_MESSAGE,
@@ -17,7 +17,7 @@ import {
   type StoredImage,
 } from '../../../contract/media';
 import { PRICING_MESSAGES } from '../../../contract/invoices';
-import { MAX_CERTIFICATE_BYTES } from '../../../contract/products';
+import { MAX_CERTIFICATE_BYTES, TRY_ON, TRY_ON_MESSAGES } from '../../../contract/products';
 import { AppError, badRequest } from '../../http/errors';
 
 /** Largest original we accept, from a data URI, a URL or raw bytes. */
@@ -504,6 +504,102 @@ export async function storeCertificate(db: Knex, dataUri: string): Promise<strin
     .onConflict('key')
     .ignore();
   return urlFor(key);
+}
+
+/** Longest side of a stored try-on image: the try-on draws a piece at most a few hundred pixels tall. */
+export const TRY_ON_STORED_SIDE = 600;
+
+/** A stored try-on image (docs/product-rules.md §16). */
+export interface StoredTryOnImage {
+  /** The content hash its media key starts with. */
+  key: string;
+  url: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks and stores a try-on image (docs/product-rules.md §16): the bytes must be a PNG or WebP (by content,
+ * whatever the data URI declares), at most TRY_ON.maxBytes, TRY_ON.minSide to TRY_ON.maxSide pixels a side,
+ * with an alpha channel that leaves at least TRY_ON.minTransparentShare of the picture see-through and some of
+ * it opaque (a piece on a transparent background). Stored as WebP with its alpha, at most TRY_ON_STORED_SIDE a
+ * side, metadata stripped, keyed by the content hash (the same picture twice is one object).
+ */
+export async function storeTryOnImage(
+  db: Knex,
+  source: string | Buffer,
+  opts: { effort?: number } = {},
+): Promise<StoredTryOnImage> {
+  const refused = () => badRequest(TRY_ON_MESSAGES.imageInvalid, 'invalid_tryon_image');
+  let bytes: Buffer;
+  if (Buffer.isBuffer(source)) bytes = source;
+  else {
+    const m = /^data:image\/(png|webp);base64,([A-Za-z0-9+/=\s]+)$/i.exec(source.trim());
+    if (!m || m[2]!.length > Math.ceil((TRY_ON.maxBytes * 4) / 3) + 4) throw refused();
+    bytes = Buffer.from(m[2]!, 'base64');
+  }
+  if (bytes.length === 0 || bytes.length > TRY_ON.maxBytes) throw refused();
+  const sniffed = sniffRasterFormat(bytes);
+  if (sniffed !== 'png' && sniffed !== 'webp') throw refused();
+
+  const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+  const key = `${hash}-tryon.webp`;
+  const input = () => sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+  let meta: Metadata;
+  try {
+    meta = await input().metadata();
+  } catch {
+    throw refused();
+  }
+  if (meta.format !== sniffed || !meta.width || !meta.height) throw refused();
+  if (
+    Math.min(meta.width, meta.height) < TRY_ON.minSide ||
+    Math.max(meta.width, meta.height) > TRY_ON.maxSide
+  )
+    throw refused();
+  const notTransparent = () => badRequest(TRY_ON_MESSAGES.notTransparent, 'tryon_image_not_transparent');
+  if (!meta.hasAlpha) throw notTransparent();
+  // The alpha channel, shrunk: enough to tell a cut-out piece from a filled rectangle.
+  let alpha: Buffer;
+  try {
+    alpha = await input().resize(128, 128, { fit: 'inside' }).extractChannel('alpha').raw().toBuffer();
+  } catch {
+    throw refused();
+  }
+  let clear = 0;
+  let solid = 0;
+  for (const a of alpha) {
+    if (a < 32) clear++;
+    else if (a > 160) solid++;
+  }
+  if (clear < alpha.length * TRY_ON.minTransparentShare) throw notTransparent();
+  // An empty picture (everything see-through) shows nothing.
+  if (solid < alpha.length * 0.005) throw refused();
+
+  const existing = (await db('media').select('width', 'height').where({ key }).first()) as
+    { width: number; height: number } | undefined;
+  if (existing) return { key: hash, url: urlFor(key), width: existing.width, height: existing.height };
+  let out: { data: Buffer; info: OutputInfo };
+  try {
+    out = await input()
+      .resize(TRY_ON_STORED_SIDE, TRY_ON_STORED_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 90, alphaQuality: 100, effort: opts.effort ?? 4 })
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw refused();
+  }
+  await db('media')
+    .insert({
+      key,
+      content_type: 'image/webp',
+      width: out.info.width,
+      height: out.info.height,
+      byte_size: out.data.length,
+      data: out.data,
+    })
+    .onConflict('key')
+    .ignore();
+  return { key: hash, url: urlFor(key), width: out.info.width, height: out.info.height };
 }
 
 /** A stored media object, as served at /media/:key. */

@@ -1,15 +1,18 @@
 import type { Knex } from 'knex';
 import {
   PRODUCT_MESSAGES,
+  TRY_ON_CATEGORIES,
+  TRY_ON_MESSAGES,
   isStoredImagePath,
   type ProductCreateInput,
   type ProductUpdateInput,
+  type TryOnImageInput,
 } from '../../../contract/products';
 import { PRICING_MESSAGES } from '../../../contract/invoices';
 import { MEDIA_PATH_PREFIX } from '../../../contract/media';
 import type { SessionUser } from '../../http/context';
-import { badRequest, forbidden, notFound } from '../../http/errors';
-import { ingestImage, storeCertificate } from '../media/service';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
+import { ingestImage, storeCertificate, storeTryOnImage } from '../media/service';
 import { applyPricingRules } from '../pricing/service';
 import { findProfileByUser } from './service';
 
@@ -32,7 +35,7 @@ interface ImageRow {
   placeholder: string | null;
 }
 
-type ProductFields = Omit<ProductCreateInput, 'images' | 'certificateFile'>;
+type ProductFields = Omit<ProductCreateInput, 'images' | 'certificateFile' | 'tryOnImage'>;
 
 /** The products column of each API field. */
 export const PRODUCT_COLUMNS: Record<keyof ProductFields, string> = {
@@ -202,13 +205,90 @@ async function resolveCertificate(
   return storeCertificate(db, value);
 }
 
+/** The try-on columns of a product (migration 0023): all set, or all null. */
+interface TryOnColumns {
+  tryon_image_url: string | null;
+  tryon_width: number | null;
+  tryon_height: number | null;
+  tryon_anchor_x: number | null;
+  tryon_anchor_y: number | null;
+}
+
+const NO_TRY_ON: TryOnColumns = {
+  tryon_image_url: null,
+  tryon_width: null,
+  tryon_height: null,
+  tryon_anchor_x: null,
+  tryon_anchor_y: null,
+};
+
+const tryOnRefused = (message: string, code: string) =>
+  badRequest(message, code, [{ path: 'tryOnImage', message }]);
+
+/**
+ * The try-on columns to write (docs/product-rules.md §16): undefined leaves them, null removes the image, a
+ * data URI is checked and stored (counted against the upload limit like an image), the product's own stored
+ * path keeps its image with the anchor given. `stored` collects the media keys made here, for cleanup.
+ */
+async function resolveTryOn(
+  db: Knex,
+  value: TryOnImageInput | null | undefined,
+  current: TryOnColumns,
+  opts: ProductImageOptions,
+  stored: string[],
+): Promise<TryOnColumns | undefined> {
+  if (value === undefined) return undefined;
+  if (value === null) return NO_TRY_ON;
+  let image: { url: string; width: number; height: number };
+  if (!value.image.startsWith('data:')) {
+    // A /media/ path the product does not have: it may be another shop's.
+    if (value.image !== current.tryon_image_url || !current.tryon_width || !current.tryon_height)
+      throw tryOnRefused(TRY_ON_MESSAGES.imageInvalid, 'invalid_tryon_image');
+    image = { url: current.tryon_image_url, width: current.tryon_width, height: current.tryon_height };
+  } else {
+    await opts.beforeIngest?.();
+    try {
+      const made = await storeTryOnImage(db, value.image);
+      if (made.url !== current.tryon_image_url) stored.push(made.url);
+      image = made;
+    } catch (err) {
+      if (err instanceof AppError && err.status === 400) throw tryOnRefused(err.message, err.code);
+      throw err;
+    }
+  }
+  return {
+    tryon_image_url: image.url,
+    tryon_width: image.width,
+    tryon_height: image.height,
+    tryon_anchor_x: value.anchorX,
+    tryon_anchor_y: value.anchorY,
+  };
+}
+
+const canTryOn = (category: string) => (TRY_ON_CATEGORIES as readonly string[]).includes(category);
+
+/** Removes try-on images stored by a request that then failed, unless some product uses them. */
+async function discardUnusedTryOn(db: Knex, urls: string[]): Promise<void> {
+  if (!urls.length) return;
+  const used = new Set(
+    (await db('products').whereIn('tryon_image_url', urls).pluck('tryon_image_url')) as string[],
+  );
+  const unused = urls.filter((u) => !used.has(u)).map((u) => u.slice(u.lastIndexOf('/') + 1));
+  if (unused.length) await db('media').whereIn('key', unused).delete();
+}
+
 /** Runs a product mutation and cleans up the images it stored if it fails. */
-async function withImageCleanup<T>(db: Knex, run: (ingested: string[]) => Promise<T>): Promise<T> {
+async function withImageCleanup<T>(
+  db: Knex,
+  run: (ingested: string[], tryOn: string[]) => Promise<T>,
+): Promise<T> {
   const ingested: string[] = [];
+  const tryOn: string[] = [];
   try {
-    return await run(ingested);
+    return await run(ingested, tryOn);
   } catch (err) {
     await discardUnusedMedia(db, ingested).catch(() => undefined);
+    await discardUnusedTryOn(db, tryOn).catch(() => undefined);
     throw err;
   }
 }
@@ -226,16 +306,20 @@ export async function createProduct(
 ): Promise<number> {
   if (!(await findProfileByUser(db, user.id)))
     throw forbidden(PRODUCT_MESSAGES.profileRequired, 'seller_profile_required');
-  const { images, certificateFile, ...fields } = input;
-  return withImageCleanup(db, async (ingested) => {
+  const { images, certificateFile, tryOnImage, ...fields } = input;
+  if (tryOnImage && !canTryOn(fields.category))
+    throw tryOnRefused(TRY_ON_MESSAGES.categoryCannot, 'tryon_category');
+  return withImageCleanup(db, async (ingested, tryOnStored) => {
     const stored = await resolveImages(db, images, [], opts, ingested);
     const certificateUrl = await resolveCertificate(db, certificateFile, null, opts);
+    const tryOn = await resolveTryOn(db, tryOnImage, NO_TRY_ON, opts, tryOnStored);
     return db.transaction(async (trx) => {
       const [row] = (await trx('products')
         .insert({
           seller_id: user.id,
           ...toColumns(fields),
           ...(certificateUrl ? { certificate_url: certificateUrl } : {}),
+          ...(tryOn ?? {}),
           stock_quantity: fields.stockQuantity === undefined ? 1 : fields.stockQuantity,
           is_custom_made: fields.isCustomMade ?? false,
           created_at: now,
@@ -264,11 +348,18 @@ export async function updateProduct(
   now: Date,
   opts: ProductImageOptions,
 ): Promise<number> {
-  const { id, images, certificateFile, ...fields } = input;
-  const product = (await ownedProduct(db, user, id).first('id', 'certificate_url')) as
-    { id: number; certificate_url: string | null } | undefined;
+  const { id, images, certificateFile, tryOnImage, ...fields } = input;
+  const product = (await ownedProduct(db, user, id).first(
+    'id',
+    'certificate_url',
+    'tryon_image_url',
+    'tryon_width',
+    'tryon_height',
+    'tryon_anchor_x',
+    'tryon_anchor_y',
+  )) as ({ id: number; certificate_url: string | null } & TryOnColumns) | undefined;
   if (!product) throw productNotFound();
-  await withImageCleanup(db, async (ingested) => {
+  await withImageCleanup(db, async (ingested, tryOnStored) => {
     let stored: ImageRow[] | undefined;
     if (images) {
       const existing = (await db('product_images')
@@ -286,21 +377,27 @@ export async function updateProduct(
       stored = await resolveImages(db, images, existing, opts, ingested);
     }
     const certificateUrl = await resolveCertificate(db, certificateFile, product.certificate_url, opts);
+    const tryOn = await resolveTryOn(db, tryOnImage, product, opts, tryOnStored);
     await db.transaction(async (trx) => {
       // Checked again inside the transaction: the product may have been deleted while images downloaded.
       const [row] = (await ownedProduct(trx, user, id)
         .update({
           ...toColumns(fields),
           ...(certificateUrl !== undefined ? { certificate_url: certificateUrl } : {}),
+          ...(tryOn ?? {}),
           updated_at: now,
         })
-        .returning(['id', 'certificate_url', 'certificate_lab', 'certificate_number'])) as {
+        .returning(['id', 'category', 'certificate_url', 'certificate_lab', 'certificate_number'])) as {
         id: number;
+        category: string;
         certificate_url: string | null;
         certificate_lab: string | null;
         certificate_number: string | null;
       }[];
       if (!row) throw productNotFound();
+      // A try-on image is set only on a piece that can be tried on (the category may change in the same edit).
+      if (tryOn?.tryon_image_url && !canTryOn(row.category))
+        throw tryOnRefused(TRY_ON_MESSAGES.categoryCannot, 'tryon_category');
       // A file belongs to a certificate: the stored product keeps the two together.
       if (row.certificate_url && !(row.certificate_lab && row.certificate_number))
         throw badRequest(PRICING_MESSAGES.certificateFileWithoutNumber, 'validation_failed', [

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CallProduct } from '../../../contract/call-selling';
 import type { ProductCategory, ProductMaterial } from '../../../contract/constants';
+import { presentTryOnImage } from '../catalog/presenter';
 
 /**
  * Products as a call shows them (CallProduct): the piece a call is about, the cards the jeweller shows, the
@@ -26,10 +27,16 @@ export interface CallProductRow {
   available: boolean;
   image_url: string | null;
   full_image_url: string | null;
+  tryon_image_url: string | null;
+  tryon_width: number | null;
+  tryon_height: number | null;
+  tryon_anchor_x: number | null;
+  tryon_anchor_y: number | null;
 }
 
 /** The columns of a CallProduct, from `products p` joined with `seller_profiles sp`. */
 const COLUMNS = `p.id, p.seller_id, p.name, p.price, p.material, p.category, p.width_mm, p.height_mm, p.purity, p.weight_g, p.sku, p.stock_quantity,
+       p.tryon_image_url, p.tryon_width, p.tryon_height, p.tryon_anchor_x, p.tryon_anchor_y,
        p.deleted_at is not null as deleted,
        (p.deleted_at is null and coalesce(sp.is_approved, false)
          and (p.stock_quantity is null or p.stock_quantity > 0)) as available,
@@ -52,6 +59,7 @@ export function presentCallProduct(row: CallProductRow): CallProduct {
     category: row.category,
     width: row.width_mm === null ? null : Number(row.width_mm),
     height: row.height_mm === null ? null : Number(row.height_mm),
+    tryOnImage: presentTryOnImage(row),
     purity: row.purity,
     weight: row.weight_g === null ? null : Number(row.weight_g),
     sku: row.sku,

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { LocaleGate } from '../../lib/locale-gate';
+import type { TryOnImage } from '../../../../api/contract/catalog';
 import { tryOnKind } from './geometry';
 
 /** What the call lends the try-on: its camera and a way to change the video it sends. */
@@ -43,6 +44,8 @@ export interface TryOnProduct {
   category: string;
   width: number | null;
   height: number | null;
+  /** The piece's own try-on image, drawn instead of a piece of its kind. */
+  tryOnImage?: TryOnImage | null;
 }
 
 /**

@@ -9,6 +9,10 @@ export interface TryOnPiece {
   image: CanvasImageSource;
   /** Where the image is held, fractions of its width and height. */
   anchor: { x: number; y: number };
+  /** The image's width : height when it is the product's own (drawn unstretched); null for a drawn piece. */
+  aspect: number | null;
+  /** The product's own try-on image (true) or the drawn piece of its kind. */
+  own: boolean;
 }
 
 export type TryOnStatus = 'starting' | 'no-face' | 'tracking';
@@ -89,6 +93,7 @@ export function startTryOn(opts: {
     opts.onStatus(s);
   };
   canvas.dataset.status = status;
+  canvas.dataset.piece = piece.own ? 'own' : 'drawn';
 
   const draw = () => {
     if (!running) return;
@@ -115,6 +120,7 @@ export function startTryOn(opts: {
         kind: piece.kind,
         widthMm: piece.widthMm,
         heightMm: piece.heightMm,
+        aspect: piece.aspect,
       });
       setStatus('tracking');
     }
@@ -152,6 +158,7 @@ export function startTryOn(opts: {
     captureTrack: () => canvas.captureStream(30).getVideoTracks()[0]!,
     setPiece(next) {
       piece = next;
+      canvas.dataset.piece = next.own ? 'own' : 'drawn';
     },
     stop() {
       running = false;

@@ -40,6 +40,7 @@ export const DEFAULT_SIZE_MM: Record<TryOnKind, { width: number; height: number 
 /**
  * Where a try-on image is held (fractions of its width and height): an earring by the top of its hook, a nose
  * pin by its centre, a necklace by the middle of its top edge (the back of the neck), a pendant by its bale.
+ * The drawn pieces are held here; a product's own try-on image carries its own anchor, set by the seller.
  */
 export const DEFAULT_ANCHOR: Record<TryOnKind, { x: number; y: number }> = {
   earrings: { x: 0.5, y: 0.02 },
@@ -91,6 +92,21 @@ export interface PieceSpec {
   /** Millimetres; null falls back to DEFAULT_SIZE_MM. */
   widthMm: number | null;
   heightMm: number | null;
+  /**
+   * The width : height of the piece's own try-on image, when it has one: the image is drawn as large as fits
+   * the piece's millimetres without being stretched. Absent for the drawn pieces, which fill them.
+   */
+  aspect?: number | null;
+}
+
+/** The drawn size in millimetres: the piece's own (or its kind's), fitted to its image's proportions. */
+export function pieceSizeMm(piece: PieceSpec): { width: number; height: number } {
+  const mm = DEFAULT_SIZE_MM[piece.kind];
+  const width = piece.widthMm ?? mm.width;
+  const height = piece.heightMm ?? mm.height;
+  const aspect = piece.aspect;
+  if (!aspect || !Number.isFinite(aspect) || aspect <= 0) return { width, height };
+  return width / height > aspect ? { width: height * aspect, height } : { width, height: width / aspect };
 }
 
 export interface FacePose {
@@ -163,9 +179,9 @@ export function placePiece(
   piece: PieceSpec,
 ): Placement[] {
   const pose = facePose(lm, width, height);
-  const mm = DEFAULT_SIZE_MM[piece.kind];
-  const w = (piece.widthMm ?? mm.width) * pose.pxPerMm;
-  const h = (piece.heightMm ?? mm.height) * pose.pxPerMm;
+  const mm = pieceSizeMm(piece);
+  const w = mm.width * pose.pxPerMm;
+  const h = mm.height * pose.pxPerMm;
   const box = (part: Placement['part'], at: P3, rotation: number, opacity = 1): Placement => ({
     part,
     x: at[0],

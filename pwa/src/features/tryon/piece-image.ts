@@ -1,8 +1,9 @@
+import type { TryOnImage } from '../../../../api/contract/catalog';
 import { DEFAULT_ANCHOR, type TryOnKind } from './geometry';
 import type { TryOnPiece } from './engine';
 import { pieceDataUrl } from './pieces';
 
-function loadImage(src: string): Promise<HTMLImageElement> {
+export function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const img = new Image();
     img.onload = () => resolve(img);
@@ -20,16 +21,36 @@ export function openFrontCamera(): Promise<MediaStream> {
   });
 }
 
-/** The piece to draw: the drawn front view of its kind, at the product's millimetres. */
+/**
+ * The piece to draw: the product's own try-on image (its front view on a transparent background, held at its
+ * anchor and kept in its proportions) when it has one, else the drawn front view of its kind; at the product's
+ * millimetres either way. An own image that cannot load falls back to the drawn piece.
+ */
 export async function productPiece(
   kind: TryOnKind,
-  product: { width: number | null; height: number | null },
+  product: { width: number | null; height: number | null; tryOnImage?: TryOnImage | null },
 ): Promise<TryOnPiece> {
+  const own = product.tryOnImage;
+  if (own) {
+    const image = await loadImage(own.url).catch(() => null);
+    if (image)
+      return {
+        kind,
+        widthMm: product.width,
+        heightMm: product.height,
+        image,
+        anchor: { x: own.anchorX, y: own.anchorY },
+        aspect: (image.naturalWidth || own.width) / (image.naturalHeight || own.height),
+        own: true,
+      };
+  }
   return {
     kind,
     widthMm: product.width,
     heightMm: product.height,
     image: await loadImage(pieceDataUrl(kind)),
     anchor: DEFAULT_ANCHOR[kind],
+    aspect: null,
+    own: false,
   };
 }

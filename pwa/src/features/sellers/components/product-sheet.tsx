@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { Product } from '../../../../../api/contract/catalog';
@@ -7,8 +7,10 @@ import {
   MAX_CERTIFICATE_BYTES,
   ProductCreateSchema,
   ProductUpdateSchema,
+  TRY_ON_CATEGORIES,
   type ProductCreateInput,
   type ProductUpdateInput,
+  type TryOnImageInput,
 } from '../../../../../api/contract/products';
 import { PRICING_MESSAGES } from '../../../../../api/contract/invoices';
 import { ALL_PURITIES, METAL_PURITIES, METALS, type Metal } from '../../../../../api/contract/pricing';
@@ -25,6 +27,7 @@ import {
   zodFieldErrors,
   type FieldErrors,
 } from '../../../lib/form-errors';
+import { TryOnImageField } from '../../tryon/public';
 import { ImageEditor } from './image-editor';
 import { ListEditor } from './list-editor';
 
@@ -63,7 +66,7 @@ const TEXT_FIELDS = [
   'certificateNumber',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
-type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade' | 'certificateFile';
+type FormField = TextField | 'images' | 'sizeAvailable' | 'isCustomMade' | 'certificateFile' | 'tryOnImage';
 
 interface ProductValues extends Record<TextField, string> {
   images: string[];
@@ -71,6 +74,8 @@ interface ProductValues extends Record<TextField, string> {
   isCustomMade: boolean;
   /** The certificate's file: its stored path, a chosen file (data URI), or '' for none. */
   certificateFile: string;
+  /** The try-on image (its stored path or a chosen file) with its anchor, or null for none. */
+  tryOnImage: TryOnImageInput | null;
 }
 
 /** docs/product-rules.md §3: a new product defaults to price 0 and stock 1. */
@@ -84,6 +89,7 @@ const NEW_PRODUCT: ProductValues = {
   sizeAvailable: [],
   isCustomMade: false,
   certificateFile: '',
+  tryOnImage: null,
 };
 
 function valuesOf(product: Product): ProductValues {
@@ -107,6 +113,13 @@ function valuesOf(product: Product): ProductValues {
   values.sizeAvailable = [...product.sizeAvailable];
   values.isCustomMade = product.isCustomMade;
   values.certificateFile = product.certificate?.fileUrl ?? '';
+  values.tryOnImage = product.tryOnImage
+    ? {
+        image: product.tryOnImage.url,
+        anchorX: product.tryOnImage.anchorX,
+        anchorY: product.tryOnImage.anchorY,
+      }
+    : null;
   return values;
 }
 
@@ -128,6 +141,7 @@ function createBody(values: ProductValues): Record<string, unknown> {
   if (values.sizeAvailable.length > 0) body.sizeAvailable = values.sizeAvailable;
   body.isCustomMade = values.isCustomMade;
   if (values.certificateFile) body.certificateFile = values.certificateFile;
+  if (values.tryOnImage && canTryOn(values.category)) body.tryOnImage = values.tryOnImage;
   return body;
 }
 
@@ -144,8 +158,16 @@ function updateBody(id: number, before: ProductValues, after: ProductValues): Re
     body.sizeAvailable = after.sizeAvailable;
   if (after.isCustomMade !== before.isCustomMade) body.isCustomMade = after.isCustomMade;
   if (after.certificateFile !== before.certificateFile) body.certificateFile = after.certificateFile || null;
+  // A piece moved to a category that is not tried on keeps its image unsent (and unshown).
+  if (
+    JSON.stringify(after.tryOnImage) !== JSON.stringify(before.tryOnImage) &&
+    (after.tryOnImage === null || canTryOn(after.category))
+  )
+    body.tryOnImage = after.tryOnImage;
   return body;
 }
+
+const canTryOn = (category: string) => (TRY_ON_CATEGORIES as readonly string[]).includes(category);
 
 /** The add and edit sheet: every product field of docs/product-rules.md §3 with the rules of §5. */
 export function ProductSheet({
@@ -417,6 +439,21 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           error={errors.images}
           disabled={saving}
         />
+
+        {canTryOn(values.category) && (
+          <Suspense fallback={null}>
+            <TryOnImageField
+              category={values.category}
+              value={values.tryOnImage}
+              onChange={(next) => set('tryOnImage', next)}
+              onError={(message) => setErrors((e) => ({ ...e, tryOnImage: message }))}
+              error={errors.tryOnImage}
+              widthMm={values.width}
+              heightMm={values.height}
+              disabled={saving}
+            />
+          </Suspense>
+        )}
 
         <fieldset disabled={saving} className="space-y-8">
           {section(

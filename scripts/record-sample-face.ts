@@ -1,0 +1,81 @@
+/**
+ * Makes the try-on's sample face (docs/product-rules.md §16): the still picture the product form previews a
+ * try-on image on, and the face-mesh landmarks of it, so the preview needs neither a camera nor the model.
+ * The picture is the face the try-on's browser test plays (tests/e2e/support/face-video.ts: a photo from
+ * @vladmandic/face-api's demo, MIT); the landmarks are what @mediapipe/face_mesh finds on it, in headless
+ * Chromium, through the same sandboxed page the app uses. Run again only to change the picture:
+ *
+ *   npx tsx scripts/record-sample-face.ts
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import sharp from 'sharp';
+import faceMeshPackage from '@mediapipe/face_mesh/package.json' with { type: 'json' };
+import { REPO, startServer } from '../tests/bench/lib/harness';
+
+const require = createRequire(import.meta.url);
+const OUT = path.join(REPO, 'pwa/src/features/tryon/sample-face');
+const WIDTH = 384;
+const HEIGHT = 480;
+
+const source = path.join(
+  path.dirname(require.resolve('@vladmandic/face-api/package.json')),
+  'demo/sample6.jpg',
+);
+// The face of tests/e2e/support/face-video.ts, cropped taller (down to the chest, where necklaces and pendants
+// hang) and smaller: a preview is at most a phone's width.
+const picture = await sharp(source)
+  .extract({ left: 470, top: 230, width: 720, height: 900 })
+  .resize(WIDTH, HEIGHT)
+  .webp({ quality: 70 })
+  .toBuffer();
+fs.writeFileSync(`${OUT}.webp`, picture);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-sample-face-'));
+const server = await startServer({ DATA_DIR: dataDir });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu'] });
+try {
+  // Any page of the server's origin may frame the model's page (its CSP allows 'self' ancestors).
+  const page = await (await browser.newContext({ bypassCSP: true })).newPage();
+  await page.goto(`${server.url}/_api/products/list?limit=1`);
+  const landmarks = await page.evaluate(
+    async ({ frameUrl, picture }) => {
+      const frame = document.createElement('iframe');
+      frame.sandbox.add('allow-scripts');
+      frame.src = frameUrl;
+      document.body.appendChild(frame);
+      const img = new Image();
+      img.src = picture;
+      await img.decode();
+      return new Promise<number[] | null>((resolve, reject) => {
+        window.addEventListener('message', async (e) => {
+          const m = e.data as { type: string; landmarks?: Float32Array | null; message?: string };
+          if (m.type === 'ready') {
+            const bitmap = await createImageBitmap(img);
+            frame.contentWindow!.postMessage({ type: 'frame', id: 1, bitmap }, '*', [bitmap]);
+          } else if (m.type === 'landmarks') resolve(m.landmarks ? [...m.landmarks] : null);
+          else if (m.type === 'error') reject(new Error(m.message));
+        });
+      });
+    },
+    {
+      frameUrl: `${server.url}/vendor/face_mesh/${faceMeshPackage.version}/frame.html`,
+      picture: `data:image/webp;base64,${picture.toString('base64')}`,
+    },
+  );
+  if (!landmarks || landmarks.length !== 468 * 3) throw new Error('no face found on the sample picture');
+  // x, y, z of each of the 468 points, to 4 decimals (a tenth of a pixel at this size).
+  const rounded = landmarks.map((v) => Math.round(v * 10_000) / 10_000);
+  fs.writeFileSync(
+    `${OUT}.json`,
+    `${JSON.stringify({ width: WIDTH, height: HEIGHT, landmarks: rounded })}\n`,
+  );
+  console.log(`wrote ${OUT}.webp (${picture.length} bytes) and ${OUT}.json`);
+} finally {
+  await browser.close();
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
