@@ -39,6 +39,7 @@ export const MOBILE_MESSAGES = {
   signUpExpired: 'This sign-up has expired. Please start again with your mobile number.',
   mobileUnavailable: 'This mobile number cannot be used for your account.',
   noVerifiedMobile: 'Add and verify a mobile number in your profile first.',
+  whatsappUnavailable: 'Updates by WhatsApp are not available right now. Please choose SMS.',
 } as const;
 export type MobileMessageId = keyof typeof MOBILE_MESSAGES;
 const M = MOBILE_MESSAGES;
@@ -113,10 +114,15 @@ export type PasswordResetInput = z.infer<typeof PasswordResetSchema>;
 export const NoticeSettingsSchema = z.strictObject({
   notices: z.boolean(),
   locale: z.enum(['en', 'ta']).optional(),
+  /** SMS or WhatsApp; WhatsApp only where the server offers it (NoticeSettings.channels). */
+  channel: z.enum(CODE_CHANNELS).optional(),
 });
 export type NoticeSettingsInput = z.infer<typeof NoticeSettingsSchema>;
 
-/** The consent text shown beside the switch, stored word for word with each consent. */
+/**
+ * The consent text shown beside the switch, stored word for word with each consent (with its channel,
+ * time and source: docs/product-rules.md "Mobile sign-in and notices").
+ */
 export const NOTICE_CONSENT_WORDING = {
   en: 'Send me order, call and appointment updates by SMS or WhatsApp. Reply STOP to end them.',
   ta: 'ஆர்டர், அழைப்பு, சந்திப்பு பற்றிய செய்திகளை SMS அல்லது WhatsApp மூலம் அனுப்பவும். நிறுத்த STOP என பதில் அனுப்பவும்.',
@@ -141,5 +147,11 @@ export type MobileVerifyResult = { next: 'signed-in'; user: User } | { next: 'na
 export interface NoticeSettings {
   notices: boolean;
   locale: 'en' | 'ta';
+  /** Where notices go: SMS or WhatsApp. */
+  channel: CodeChannel;
+  /** The channels notices can go by on this server (WhatsApp needs a WhatsApp sender). */
+  channels: CodeChannel[];
   mobile: string | null;
+  /** The consent wording shown beside the switch, in each language (stored word for word with a consent). */
+  wording: { en: string; ta: string };
 }
