@@ -84,6 +84,19 @@ export type MobileCodeRequest = z.infer<typeof MobileCodeRequestSchema>;
 export const MobileCodeCheckSchema = z.strictObject({ mobile: MobileSchema, code: CodeSchema });
 export type MobileCodeCheck = z.infer<typeof MobileCodeCheckSchema>;
 
+/** An IANA time zone the runtime knows ("Asia/Kolkata"): quiet hours are kept in it. */
+const TimeZoneSchema = z
+  .string()
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Unknown time zone.');
+
 export const MobileSignUpSchema = z.strictObject({
   ticket: z.string().min(10).max(100),
   displayName: z
@@ -95,6 +108,8 @@ export const MobileSignUpSchema = z.strictObject({
   /** Notices by SMS/WhatsApp; the consent is stored with the wording shown (NOTICE_CONSENT_WORDING). */
   notices: z.boolean().default(false),
   locale: z.enum(['en', 'ta']).default('en'),
+  /** The browser's time zone, for the quiet hours of notices (Asia/Kolkata when left out or unknown). */
+  timeZone: TimeZoneSchema.optional().catch(undefined),
 });
 export type MobileSignUpInput = z.infer<typeof MobileSignUpSchema>;
 
@@ -116,6 +131,8 @@ export const NoticeSettingsSchema = z.strictObject({
   locale: z.enum(['en', 'ta']).optional(),
   /** SMS or WhatsApp; WhatsApp only where the server offers it (NoticeSettings.channels). */
   channel: z.enum(CODE_CHANNELS).optional(),
+  /** The browser's time zone, for the quiet hours of notices (one the server does not know is ignored). */
+  timeZone: TimeZoneSchema.optional().catch(undefined),
 });
 export type NoticeSettingsInput = z.infer<typeof NoticeSettingsSchema>;
 

@@ -349,5 +349,13 @@ describe('the profile: channel, language and consent', () => {
       [false, 'whatsapp', 'profile'],
     ]);
     expect(consents[0].wording).toBe(before.body.wording.ta);
+
+    // The browser's time zone keeps the quiet hours; one the server does not know changes nothing.
+    const zone = () => db.knex('users').where({ id: user.id }).first('time_zone');
+    await client.post('/_api/user/notices', { notices: true, timeZone: 'Europe/London' });
+    expect(await zone()).toEqual({ time_zone: 'Europe/London' });
+    const unknown = await client.post('/_api/user/notices', { notices: true, timeZone: 'Mars/Olympus_Mons' });
+    expect(unknown.status).toBe(200);
+    expect(await zone()).toEqual({ time_zone: 'Europe/London' });
   });
 });

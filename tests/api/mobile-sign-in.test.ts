@@ -61,6 +61,7 @@ describe('mobile sign-in', () => {
       displayName: 'Meena',
       notices: true,
       locale: 'ta',
+      timeZone: 'Asia/Dubai',
     });
     expect(made.status).toBe(201);
     expect(made.body.user.role).toBe('customer');
@@ -71,6 +72,10 @@ describe('mobile sign-in', () => {
     const consent = await api.db.knex('notice_consents').where({ user_id: made.body.user.id }).first();
     expect(consent).toMatchObject({ granted: true, source: 'sign_up' });
     expect(consent.wording).toContain('STOP');
+    // Its quiet hours are kept in the browser's time zone.
+    expect(
+      await api.db.knex('users').where({ id: made.body.user.id }).first('time_zone', 'notice_locale'),
+    ).toEqual({ time_zone: 'Asia/Dubai', notice_locale: 'ta' });
     // The ticket is spent.
     const again = await api.client().post('/_api/auth/mobile/sign-up', { ticket, displayName: 'Other' });
     expect(again.status).toBe(400);

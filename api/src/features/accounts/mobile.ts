@@ -269,6 +269,7 @@ export async function signUpWithMobile(
           mobile: code.mobile,
           mobile_verified_at: now,
           notice_locale: input.locale,
+          ...(input.timeZone ? { time_zone: input.timeZone } : {}),
         })
         .returning([...USER_COLUMNS])) as UserRow[];
     } catch (err) {

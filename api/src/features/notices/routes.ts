@@ -27,6 +27,7 @@ export const noticesFeature: Feature = (router) => {
       if (input.channel && !current.channels.includes(input.channel)) {
         throw badRequest(M.whatsappUnavailable, 'channel_unavailable');
       }
+      if (input.timeZone) await deps.db('users').where({ id: user.id }).update({ time_zone: input.timeZone });
       if (input.notices !== current.notices || locale !== current.locale || channel !== current.channel) {
         await deps.db.transaction((trx) =>
           recordConsent(trx, user.id, input.notices, 'profile', locale, deps.clock.now(), channel),

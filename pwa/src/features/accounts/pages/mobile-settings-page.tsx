@@ -284,7 +284,13 @@ function NoticesCard({ settings }: { settings: NoticeSettings }) {
   const offered = settings.channels.length > 0;
 
   const change = (input: Partial<NoticeSettingsInput>) => {
-    const next: NoticeSettingsInput = { notices: settings.notices, ...input };
+    // The quiet hours (21:00-09:00) are kept in the time zone of the browser that turns updates on.
+    const timeZone = input.notices ? Intl.DateTimeFormat().resolvedOptions().timeZone : undefined;
+    const next: NoticeSettingsInput = {
+      notices: settings.notices,
+      ...input,
+      ...(timeZone ? { timeZone } : {}),
+    };
     save.mutate(next, {
       onSuccess: (saved) =>
         toast.success(
