@@ -22,6 +22,7 @@ import * as m0020 from './migrations/0020_money_and_stock';
 import * as m0021 from './migrations/0021_search_in_tamil';
 import * as m0022 from './migrations/0022_mobile_sign_in';
 import * as m0023 from './migrations/0023_tryon_images';
+import * as m0024 from './migrations/0024_notice_channels';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0021_search_in_tamil': m0021,
   '0022_mobile_sign_in': m0022,
   '0023_tryon_images': m0023,
+  '0024_notice_channels': m0024,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -39,6 +39,7 @@ export const MOBILE_MESSAGES = {
   signUpExpired: 'This sign-up has expired. Please start again with your mobile number.',
   mobileUnavailable: 'This mobile number cannot be used for your account.',
   noVerifiedMobile: 'Add and verify a mobile number in your profile first.',
+  whatsappUnavailable: 'Updates by WhatsApp are not available right now. Please choose SMS.',
 } as const;
 export type MobileMessageId = keyof typeof MOBILE_MESSAGES;
 const M = MOBILE_MESSAGES;
@@ -83,6 +84,19 @@ export type MobileCodeRequest = z.infer<typeof MobileCodeRequestSchema>;
 export const MobileCodeCheckSchema = z.strictObject({ mobile: MobileSchema, code: CodeSchema });
 export type MobileCodeCheck = z.infer<typeof MobileCodeCheckSchema>;
 
+/** An IANA time zone the runtime knows ("Asia/Kolkata"): quiet hours are kept in it. */
+const TimeZoneSchema = z
+  .string()
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Unknown time zone.');
+
 export const MobileSignUpSchema = z.strictObject({
   ticket: z.string().min(10).max(100),
   displayName: z
@@ -94,6 +108,8 @@ export const MobileSignUpSchema = z.strictObject({
   /** Notices by SMS/WhatsApp; the consent is stored with the wording shown (NOTICE_CONSENT_WORDING). */
   notices: z.boolean().default(false),
   locale: z.enum(['en', 'ta']).default('en'),
+  /** The browser's time zone, for the quiet hours of notices (Asia/Kolkata when left out or unknown). */
+  timeZone: TimeZoneSchema.optional().catch(undefined),
 });
 export type MobileSignUpInput = z.infer<typeof MobileSignUpSchema>;
 
@@ -113,10 +129,17 @@ export type PasswordResetInput = z.infer<typeof PasswordResetSchema>;
 export const NoticeSettingsSchema = z.strictObject({
   notices: z.boolean(),
   locale: z.enum(['en', 'ta']).optional(),
+  /** SMS or WhatsApp; WhatsApp only where the server offers it (NoticeSettings.channels). */
+  channel: z.enum(CODE_CHANNELS).optional(),
+  /** The browser's time zone, for the quiet hours of notices (one the server does not know is ignored). */
+  timeZone: TimeZoneSchema.optional().catch(undefined),
 });
 export type NoticeSettingsInput = z.infer<typeof NoticeSettingsSchema>;
 
-/** The consent text shown beside the switch, stored word for word with each consent. */
+/**
+ * The consent text shown beside the switch, stored word for word with each consent (with its channel,
+ * time and source: docs/product-rules.md "Mobile sign-in and notices").
+ */
 export const NOTICE_CONSENT_WORDING = {
   en: 'Send me order, call and appointment updates by SMS or WhatsApp. Reply STOP to end them.',
   ta: 'ஆர்டர், அழைப்பு, சந்திப்பு பற்றிய செய்திகளை SMS அல்லது WhatsApp மூலம் அனுப்பவும். நிறுத்த STOP என பதில் அனுப்பவும்.',
@@ -141,5 +164,11 @@ export type MobileVerifyResult = { next: 'signed-in'; user: User } | { next: 'na
 export interface NoticeSettings {
   notices: boolean;
   locale: 'en' | 'ta';
+  /** Where notices go: SMS or WhatsApp. */
+  channel: CodeChannel;
+  /** The channels notices can go by on this server (WhatsApp needs a WhatsApp sender). */
+  channels: CodeChannel[];
   mobile: string | null;
+  /** The consent wording shown beside the switch, in each language (stored word for word with a consent). */
+  wording: { en: string; ta: string };
 }

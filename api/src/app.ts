@@ -128,12 +128,13 @@ export interface AppHandle {
 
 /** Builds the Koa app from its dependencies. Does not listen. */
 export function createApp(opts: CreateAppOptions): AppHandle {
+  // CLOCK_OFFSET_MS (tests only, refused in production) runs the clock ahead: scheduled work comes due.
+  const clock = opts.clock ?? { now: () => new Date(Date.now() + opts.config.clockOffsetMs) };
   const deps: AppDeps = {
     db: opts.db,
     dbKind: opts.dbKind,
     config: opts.config,
-    // CLOCK_OFFSET_MS (tests only, refused in production) runs the clock ahead: scheduled work comes due.
-    clock: opts.clock ?? { now: () => new Date(Date.now() + opts.config.clockOffsetMs) },
+    clock,
     logger: opts.logger,
     hooks: { incomingCall: [], callbackRequested: [] },
     catalogCache: new ResponseCache(opts.config.catalogCache),
@@ -141,7 +142,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     pushAgent: opts.pushAgent,
     payments: opts.payments === null ? undefined : (opts.payments ?? createGateway(opts.config, opts.logger)),
     lifecycle: { draining: false },
-    sms: opts.sms === null ? undefined : (opts.sms ?? createSmsProvider(opts.config, opts.logger)),
+    sms: opts.sms === null ? undefined : (opts.sms ?? createSmsProvider(opts.config, opts.logger, clock)),
   };
   const app = new Koa<AppState, AppCustomContext>();
   app.proxy = opts.config.trustProxy;

@@ -70,6 +70,11 @@ const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_VERIFY_SERVICE_SID: z.string().min(1).optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().min(1).optional(),
+  TWILIO_WHATSAPP_FROM: z
+    .string()
+    .regex(/^whatsapp:[+][1-9][0-9]{6,14}$/, 'a WhatsApp sender such as whatsapp:+919876543210')
+    .optional(),
+  WHATSAPP_CONTENT_SIDS: z.string().optional(),
   TWILIO_VERIFY_URL: z.string().url().default('https://verify.twilio.com'),
   TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
   TWILIO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -238,6 +243,8 @@ export interface SmsConfig {
     authToken: string;
     verifyServiceSid: string;
     messagingServiceSid: string | undefined;
+    /** The WhatsApp sender of notices ("whatsapp:+91…"); without it notices go by SMS only. */
+    whatsappFrom: string | undefined;
     verifyUrl: string;
     apiUrl: string;
   };
@@ -250,29 +257,37 @@ export interface SmsConfig {
   noticesDailyCap: number;
   /** India's DLT registration: the principal entity, the sender (header) and each template's id. */
   dlt: { entityId: string | undefined; senderId: string | undefined; templateIds: Record<string, string> };
+  /** WhatsApp's approved message templates (Twilio Content SIDs, "HX…") by "<notice>.<en|ta>". */
+  whatsappContentSids: Record<string, string>;
+}
+
+/** A JSON object of strings from an environment variable, or a readable error. */
+function stringMap(value: string | undefined, name: string, what: string): Record<string, string> {
+  if (!value) return {};
+  try {
+    const v: unknown = JSON.parse(value);
+    if (
+      !v ||
+      typeof v !== 'object' ||
+      Array.isArray(v) ||
+      Object.values(v).some((x) => typeof x !== 'string')
+    )
+      throw new Error('not an object of strings');
+    return v as Record<string, string>;
+  } catch {
+    throw new Error(`Invalid environment:\n${name}: a JSON object from "<notice>.<en|ta>" to ${what}`);
+  }
 }
 
 function smsConfig(e: Env): SmsConfig {
   const production = e.NODE_ENV === 'production';
   const configured = !!(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_VERIFY_SERVICE_SID);
-  let templateIds: Record<string, string> = {};
-  if (e.SMS_DLT_TEMPLATE_IDS) {
-    try {
-      const v: unknown = JSON.parse(e.SMS_DLT_TEMPLATE_IDS);
-      if (
-        !v ||
-        typeof v !== 'object' ||
-        Array.isArray(v) ||
-        Object.values(v).some((x) => typeof x !== 'string')
-      )
-        throw new Error('not an object of strings');
-      templateIds = v as Record<string, string>;
-    } catch {
-      throw new Error(
-        'Invalid environment:\nSMS_DLT_TEMPLATE_IDS: a JSON object from "<notice>.<en|ta>" to the DLT template id',
-      );
-    }
-  }
+  const templateIds = stringMap(e.SMS_DLT_TEMPLATE_IDS, 'SMS_DLT_TEMPLATE_IDS', 'the DLT template id');
+  const whatsappContentSids = stringMap(
+    e.WHATSAPP_CONTENT_SIDS,
+    'WHATSAPP_CONTENT_SIDS',
+    "the WhatsApp template's Content SID",
+  );
   return {
     twilio: configured
       ? {
@@ -280,6 +295,7 @@ function smsConfig(e: Env): SmsConfig {
           authToken: e.TWILIO_AUTH_TOKEN!,
           verifyServiceSid: e.TWILIO_VERIFY_SERVICE_SID!,
           messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
+          whatsappFrom: e.TWILIO_WHATSAPP_FROM,
           verifyUrl: e.TWILIO_VERIFY_URL,
           apiUrl: e.TWILIO_API_URL,
         }
@@ -291,6 +307,7 @@ function smsConfig(e: Env): SmsConfig {
     codesPerIpPerHour: e.MOBILE_CODES_PER_IP_PER_HOUR,
     noticesDailyCap: e.NOTICES_DAILY_CAP,
     dlt: { entityId: e.SMS_DLT_ENTITY_ID, senderId: e.SMS_DLT_SENDER_ID, templateIds },
+    whatsappContentSids,
   };
 }
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserResponse } from '../../api/contract/accounts';
 import { MOBILE_MESSAGES as M, type MobileVerifyResult } from '../../api/contract/mobile';
+import pino from 'pino';
+import { loadConfig } from '../../api/src/config';
 import type { TwilioDouble } from '../../api/src/doubles/twilio-double';
+import { createSmsProvider } from '../../api/src/features/notices/provider';
 import { buildSeller, buildUser, login } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 
@@ -58,6 +61,7 @@ describe('mobile sign-in', () => {
       displayName: 'Meena',
       notices: true,
       locale: 'ta',
+      timeZone: 'Asia/Dubai',
     });
     expect(made.status).toBe(201);
     expect(made.body.user.role).toBe('customer');
@@ -68,6 +72,10 @@ describe('mobile sign-in', () => {
     const consent = await api.db.knex('notice_consents').where({ user_id: made.body.user.id }).first();
     expect(consent).toMatchObject({ granted: true, source: 'sign_up' });
     expect(consent.wording).toContain('STOP');
+    // Its quiet hours are kept in the browser's time zone.
+    expect(
+      await api.db.knex('users').where({ id: made.body.user.id }).first('time_zone', 'notice_locale'),
+    ).toEqual({ time_zone: 'Asia/Dubai', notice_locale: 'ta' });
     // The ticket is spent.
     const again = await api.client().post('/_api/auth/mobile/sign-up', { ticket, displayName: 'Other' });
     expect(again.status).toBe(400);
@@ -230,5 +238,41 @@ describe('forgot password', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ sent: true, resendAfterSeconds: 30, validMinutes: 10 });
     expect(double.verifications.length).toBe(before);
+  });
+});
+
+describe('the test double', () => {
+  it('lists the codes and messages it "sent" on its development page', async () => {
+    const n = newNumber();
+    expect((await askCode(api.client(), n)).status).toBe(200);
+    const page = await fetch(`${double.url}/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('development only');
+    expect(html).toContain(e164(n));
+    expect(html).toContain(`<strong>${double.lastCode(e164(n))}</strong>`);
+  });
+});
+
+describe('production without TWILIO_* settings', () => {
+  it('starts no double, offers no mobile sign-in, sends no code and offers no notice channel', async () => {
+    const config = loadConfig({ NODE_ENV: 'production', PAN_ENCRYPTION_KEY: 'ab'.repeat(32) });
+    expect(config.sms).toMatchObject({ twilio: undefined, useDouble: false });
+    expect(createSmsProvider(config, pino({ level: 'silent' }))).toBeUndefined();
+    const prod = await startTestApi({ config: { sms: config.sms } });
+    try {
+      const client = prod.client();
+      expect((await client.get('/_api/auth/mobile')).body).toEqual({ available: false, channels: [] });
+      const code = await client.post('/_api/auth/mobile/code', { mobile: newNumber(), channel: 'sms' });
+      expect(code.status).toBe(503);
+      expect(code.body).toMatchObject({ error: M.unavailable });
+      expect((await client.post('/_api/auth/password-reset/code', { mobile: newNumber() })).status).toBe(503);
+      const user = await buildUser(prod.db.knex);
+      await login(client, user);
+      expect((await client.get('/_api/user/notices')).body).toMatchObject({ channels: [] });
+      expect((await client.post('/_api/user/mobile/code', { mobile: newNumber() })).status).toBe(503);
+    } finally {
+      await prod.close();
+    }
   });
 });

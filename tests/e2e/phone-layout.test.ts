@@ -177,6 +177,8 @@ describe('360 px phones, in English and Tamil', () => {
       await visit(page, language, '/orders', (p) => p.getByTestId('order-total'));
       await visit(page, language, `/orders/${orderId}`, (p) => p.getByTestId('invoice-total'));
       await visit(page, language, '/checkout', (p) => p.getByTestId('summary-shop'));
+      // The profile's mobile number and updates by SMS or WhatsApp (issue #37).
+      await visit(page, language, '/account/mobile', heading);
       // The cart panel, from the header.
       await page
         .locator('header')

@@ -15,7 +15,13 @@ import type { AddressInfo } from 'node:net';
  *   valid 10 minutes, at most 5 checks (then Twilio's 60202 "Max check attempts reached").
  * - POST /v2/Services/{ServiceSid}/VerificationCheck (To, Code): status approved or pending; 404 (20404) when
  *   no verification is pending for the number.
- * - POST /2010-04-01/Accounts/{AccountSid}/Messages.json (To, Body, MessagingServiceSid or From).
+ * - POST /2010-04-01/Accounts/{AccountSid}/Messages.json (To, Body, MessagingServiceSid or From): an SMS to
+ *   "+91…", with India's DLT parameters (DltEntityId, DltTemplateId) kept as sent; or a WhatsApp message to
+ *   "whatsapp:+91…" from a "whatsapp:" sender, with a Body or an approved template (ContentSid "HX…" and
+ *   ContentVariables, a JSON object), refused as Twilio refuses a WhatsApp message without a WhatsApp sender
+ *   (63007) or with variables that are not a JSON object (21656).
+ * - GET /2010-04-01/Accounts/{AccountSid}/Messages.json (To, DateSent>, PageSize): the messages sent, newest
+ *   first, in Twilio's page shape.
  * - an inbound message ("STOP") sent to the app's webhook, signed as Twilio signs (X-Twilio-Signature:
  *   base64 HMAC-SHA1 of the URL followed by the sorted parameters' names and values, with the auth token).
  *
@@ -29,6 +35,8 @@ export interface TwilioDoubleOptions {
   verifyServiceSid: string;
   host?: string;
   port?: number;
+  /** The double's clock (the app's, when the app started it); Date.now by default. */
+  now?: () => number;
   /** Told of every code sent (the app logs it for development). */
   onCode?: (to: string, code: string, channel: string) => void;
 }
@@ -46,10 +54,17 @@ export interface DoubleVerification {
 
 export interface DoubleMessage {
   sid: string;
+  /** "+91…" for an SMS, "whatsapp:+91…" for WhatsApp. */
   to: string;
+  channel: 'sms' | 'whatsapp';
   from: string | null;
   messagingServiceSid: string | null;
+  /** The text sent, or for a WhatsApp template its SID and variables as Twilio would show them. */
   body: string;
+  contentSid: string | null;
+  contentVariables: Record<string, string> | null;
+  dltEntityId: string | null;
+  dltTemplateId: string | null;
   createdAt: number;
 }
 
@@ -64,6 +79,8 @@ export interface TwilioDouble {
   lastCode(to: string): string | undefined;
   /** The next call to a route ('POST verifications', 'POST checks', 'POST messages') answers a 500. */
   failNext(route: 'POST verifications' | 'POST checks' | 'POST messages'): void;
+  /** The next message is taken (it counts as sent) but the connection drops before the answer. */
+  dropNextMessage(): void;
   /** Where inbound messages go (the app's /webhooks/twilio/sms). */
   setInboundUrl(url: string): void;
   /** A person's reply, delivered to the app's webhook signed as Twilio signs; answers the app's status. */
@@ -101,6 +118,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
   const verifications: DoubleVerification[] = [];
   const messages: DoubleMessage[] = [];
   const failing = new Set<string>();
+  const now = opts.now ?? Date.now;
   let inboundUrl: string | undefined;
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -118,11 +136,11 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
   };
 
   const current = (to: string) => {
-    const now = Date.now();
+    const at = now();
     for (let i = verifications.length - 1; i >= 0; i--) {
       const v = verifications[i];
       if (v.to !== to) continue;
-      if (v.status === 'pending' && now - v.createdAt > CODE_VALID_MS) v.status = 'expired';
+      if (v.status === 'pending' && at - v.createdAt > CODE_VALID_MS) v.status = 'expired';
       return v.status === 'pending' ? v : undefined;
     }
     return undefined;
@@ -141,9 +159,27 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
     payee: null,
     send_code_attempts: [{ time: new Date(v.createdAt).toISOString(), channel: v.channel }],
     date_created: new Date(v.createdAt).toISOString(),
-    date_updated: new Date().toISOString(),
+    date_updated: new Date(now()).toISOString(),
     sna: null,
     url: `https://verify.twilio.com/v2/Services/${opts.verifyServiceSid}/Verifications/${v.sid}`,
+  });
+
+  const messageJson = (m: DoubleMessage) => ({
+    sid: m.sid,
+    account_sid: opts.accountSid,
+    messaging_service_sid: m.messagingServiceSid,
+    to: m.to,
+    from: m.from,
+    body: m.body,
+    status: 'queued',
+    num_segments: '1',
+    direction: 'outbound-api',
+    date_created: new Date(m.createdAt).toUTCString(),
+    date_sent: new Date(m.createdAt).toUTCString(),
+    date_updated: new Date(m.createdAt).toUTCString(),
+    error_code: null,
+    error_message: null,
+    uri: `/2010-04-01/Accounts/${opts.accountSid}/Messages/${m.sid}.json`,
   });
 
   const page = () => {
@@ -160,7 +196,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
       .slice(0, 50)
       .map(
         (m) =>
-          `<tr><td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.body)}</td><td>${new Date(m.createdAt).toISOString()}</td></tr>`,
+          `<tr><td>${escapeHtml(m.to)}</td><td>${m.channel}</td><td>${escapeHtml(m.body)}</td><td>${new Date(m.createdAt).toISOString()}</td></tr>`,
       )
       .join('');
     return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -169,7 +205,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
 <p>Codes sent by the Verify double (newest first). Nothing here reaches a phone.</p>
 <table border="1" cellpadding="4"><tr><th>To</th><th>Code</th><th>Channel</th><th>Status</th><th>Sent</th></tr>${rows}</table>
 <h2>Messages</h2>
-<table border="1" cellpadding="4"><tr><th>To</th><th>Body</th><th>Sent</th></tr>${msgs}</table></html>`;
+<table border="1" cellpadding="4"><tr><th>To</th><th>Channel</th><th>Body</th><th>Sent</th></tr>${msgs}</table></html>`;
   };
 
   const server = http.createServer((req, res) => {
@@ -188,6 +224,31 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
       if (req.method === 'GET' && url.pathname === '/_double/messages') {
         const to = url.searchParams.get('to') ?? '';
         return send(res, 200, { messages: messages.filter((m) => m.to === to).map((m) => m.body) });
+      }
+      const list = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(url.pathname);
+      if (req.method === 'GET' && list) {
+        if (!authorised(req)) return error(res, 401, 20003, 'Authenticate');
+        if (list[1] !== opts.accountSid)
+          return error(res, 404, 20404, 'The requested resource was not found');
+        const to = url.searchParams.get('To');
+        const after = url.searchParams.get('DateSent>');
+        const since = after ? Date.parse(after) : 0;
+        const size = Math.min(1000, Number(url.searchParams.get('PageSize') ?? 50) || 50);
+        const found = [...messages]
+          .reverse()
+          .filter((m) => (!to || m.to === to) && m.createdAt >= since)
+          .slice(0, size);
+        return send(res, 200, {
+          messages: found.map(messageJson),
+          page: 0,
+          page_size: size,
+          start: 0,
+          end: Math.max(0, found.length - 1),
+          first_page_uri: `${url.pathname}${url.search}`,
+          previous_page_uri: null,
+          next_page_uri: null,
+          uri: `${url.pathname}${url.search}`,
+        });
       }
       if (req.method !== 'POST') return error(res, 404, 20404, 'The requested resource was not found');
       if (!authorised(req)) return error(res, 401, 20003, 'Authenticate');
@@ -215,7 +276,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
               code: String(crypto.randomInt(0, 1_000_000)).padStart(6, '0'),
               status: 'pending',
               checks: 0,
-              createdAt: Date.now(),
+              createdAt: now(),
             };
             verifications.push(v);
           }
@@ -238,34 +299,50 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
           return error(res, 404, 20404, 'The requested resource was not found');
         if (failing.delete('POST messages')) return error(res, 500, 20500, 'Internal Server Error');
         const to = form.get('To') ?? '';
-        const body = form.get('Body') ?? '';
+        const from = form.get('From');
+        const whatsapp = to.startsWith('whatsapp:');
         if (!/^(whatsapp:)?\+[1-9][0-9]{6,14}$/.test(to))
           return error(res, 400, 21211, "The 'To' number is not a valid phone number.");
+        if (whatsapp && !from?.startsWith('whatsapp:'))
+          return error(res, 400, 63007, 'Twilio could not find a Channel with the specified From address');
+        if (!from && !form.get('MessagingServiceSid'))
+          return error(res, 400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required.");
+        const contentSid = form.get('ContentSid');
+        let contentVariables: Record<string, string> | null = null;
+        if (contentSid) {
+          if (!whatsapp || !/^HX[0-9a-f]{32}$/i.test(contentSid))
+            return error(res, 400, 21655, 'The ContentSid is invalid.');
+          try {
+            const v: unknown = JSON.parse(form.get('ContentVariables') ?? '{}');
+            if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+            contentVariables = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
+          } catch {
+            return error(res, 400, 21656, 'The ContentVariables Parameter is invalid.');
+          }
+        }
+        const body =
+          form.get('Body') ?? (contentSid ? `[${contentSid}] ${JSON.stringify(contentVariables)}` : '');
         if (!body) return error(res, 400, 21602, 'Message body is required.');
         const m: DoubleMessage = {
           sid: sid('SM'),
           to,
-          from: form.get('From'),
+          channel: whatsapp ? 'whatsapp' : 'sms',
+          from,
           messagingServiceSid: form.get('MessagingServiceSid'),
           body,
-          createdAt: Date.now(),
+          contentSid,
+          contentVariables,
+          dltEntityId: form.get('DltEntityId'),
+          dltTemplateId: form.get('DltTemplateId'),
+          createdAt: now(),
         };
         messages.push(m);
-        return send(res, 201, {
-          sid: m.sid,
-          account_sid: opts.accountSid,
-          messaging_service_sid: m.messagingServiceSid,
-          to: m.to,
-          from: m.from,
-          body: m.body,
-          status: 'queued',
-          num_segments: '1',
-          direction: 'outbound-api',
-          date_created: new Date(m.createdAt).toUTCString(),
-          error_code: null,
-          error_message: null,
-          uri: `/2010-04-01/Accounts/${opts.accountSid}/Messages/${m.sid}.json`,
-        });
+        // Taken, then the connection is lost before the answer (as a timeout or a network failure looks).
+        if (failing.delete('drop message')) {
+          res.socket?.destroy();
+          return;
+        }
+        return send(res, 201, messageJson(m));
       }
       return error(res, 404, 20404, 'The requested resource was not found');
     })().catch(() => {
@@ -285,6 +362,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
     messages,
     lastCode: (to) => [...verifications].reverse().find((v) => v.to === to)?.code,
     failNext: (route) => failing.add(route),
+    dropNextMessage: () => failing.add('drop message'),
     setInboundUrl: (url) => {
       inboundUrl = url;
     },

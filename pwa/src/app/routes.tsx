@@ -42,6 +42,13 @@ export const ROUTES: readonly AppRoute[] = [
     areas: ['messages'],
     Page: lazy(() => import('../features/accounts/pages/admin-login-page')),
   },
+  {
+    // The account's mobile number and its notices by SMS or WhatsApp (issue #37).
+    path: '/account/mobile',
+    access: 'signed-in',
+    areas: ['profile', 'messages'],
+    Page: lazy(() => import('../features/accounts/pages/mobile-settings-page')),
+  },
   ...homeRoutes,
   ...catalogRoutes,
   ...checkoutRoutes,

@@ -48,6 +48,8 @@ async function startE2eServer(): Promise<E2eServer> {
     TWILIO_AUTH_TOKEN: twilio.authToken,
     TWILIO_VERIFY_SERVICE_SID: twilio.verifyServiceSid,
     TWILIO_MESSAGING_SERVICE_SID: 'MGe2e',
+    // A WhatsApp sender: notices by WhatsApp are offered (Twilio's sandbox number).
+    TWILIO_WHATSAPP_FROM: 'whatsapp:+14155238886',
     TWILIO_VERIFY_URL: twilio.url,
     TWILIO_API_URL: twilio.url,
     PORT: String(port),

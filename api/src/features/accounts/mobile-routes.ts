@@ -75,7 +75,7 @@ export const mobileFeature: Feature = (router) => {
     input: MobileCodeCheckSchema,
     handle: async (deps, user, input) => {
       await verifyAddMobile(deps, user, input);
-      return noticeSettingsOf(deps.db, user.id);
+      return noticeSettingsOf(deps, user.id);
     },
   });
 };

@@ -219,13 +219,17 @@ export async function recordConsent(
   source: 'profile' | 'sign_up' | 'sms_stop' | 'sms_start',
   locale: 'en' | 'ta',
   now: Date,
+  channel: 'sms' | 'whatsapp' = 'sms',
 ): Promise<void> {
-  await trx('users').where({ id: userId }).update({ notices: granted, notice_locale: locale });
+  await trx('users')
+    .where({ id: userId })
+    .update({ notices: granted, notice_locale: locale, notice_channel: channel });
   await trx('notice_consents').insert({
     user_id: userId,
     granted,
     wording: NOTICE_CONSENT_WORDING[locale],
     source,
+    channel,
     created_at: now,
   });
 }
@@ -265,6 +269,7 @@ export async function signUpWithMobile(
           mobile: code.mobile,
           mobile_verified_at: now,
           notice_locale: input.locale,
+          ...(input.timeZone ? { time_zone: input.timeZone } : {}),
         })
         .returning([...USER_COLUMNS])) as UserRow[];
     } catch (err) {

@@ -17,14 +17,43 @@ export class SmsError extends Error {
 
 export type CheckResult = 'approved' | 'wrong' | 'ended';
 
+/** A notice to send: by SMS (with India's DLT identifiers) or by WhatsApp (an approved template, or text). */
+export interface OutgoingMessage {
+  /** The person's number, E.164 ("+919876543210"); WhatsApp's address is made from it. */
+  to: string;
+  channel: 'sms' | 'whatsapp';
+  body: string;
+  /** SMS: the DLT content template the body is registered as. */
+  dltTemplateId?: string;
+  /** WhatsApp: the approved template (Twilio Content SID) and its numbered variables. */
+  contentSid?: string;
+  contentVariables?: Record<string, string>;
+}
+
+/** A message the provider holds (sent or queued). */
+export interface SentMessage {
+  sid: string;
+  to: string;
+  body: string;
+  createdAt: Date;
+}
+
+/** Twilio's address of a number on a channel. */
+export const addressOf = (to: string, channel: 'sms' | 'whatsapp') =>
+  channel === 'whatsapp' ? `whatsapp:${to}` : to;
+
 /** Twilio Verify (codes) and Messaging (notices), through the `twilio` package. */
 export interface SmsProvider {
   /** Sends a one-time code; answers the verification's sid. */
   startVerification(to: string, channel: 'sms' | 'whatsapp', locale: 'en' | 'ta'): Promise<string>;
   /** Checks a code: approved, wrong, or ended (no pending verification: expired or too many tries). */
   checkVerification(to: string, code: string): Promise<CheckResult>;
-  /** Sends a text; answers the message's sid. */
-  sendMessage(to: string, body: string): Promise<string>;
+  /** Sends a notice; answers the message's sid. */
+  sendMessage(message: OutgoingMessage): Promise<string>;
+  /** The messages sent to a number on a channel since a moment, newest first (the recovery of a lost send). */
+  recentMessages(to: string, channel: 'sms' | 'whatsapp', since: Date): Promise<SentMessage[]>;
+  /** The channels notices can go by: SMS, and WhatsApp when a WhatsApp sender is configured. */
+  noticeChannels(): ('sms' | 'whatsapp')[];
   /** Checks an inbound webhook's X-Twilio-Signature against the URL and its form parameters. */
   validWebhook(signature: string, url: string, params: Record<string, string>): boolean;
   /** The test double, when the app started one (development and tests only). */
@@ -37,6 +66,7 @@ interface Where {
   authToken: string;
   verifyServiceSid: string;
   messagingServiceSid: string | undefined;
+  whatsappFrom: string | undefined;
   verifyUrl: string;
   apiUrl: string;
   double?: TwilioDouble;
@@ -67,7 +97,12 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function twilioProvider(whereP: Promise<Where>, timeoutMs: number): SmsProvider {
+function twilioProvider(
+  whereP: Promise<Where>,
+  timeoutMs: number,
+  dlt: Config['sms']['dlt'],
+  whatsapp: boolean,
+): SmsProvider {
   // The webhook check is synchronous: the settings once known (at once with Twilio, the double once started).
   let settled: Where | undefined;
   whereP.then(
@@ -105,15 +140,51 @@ function twilioProvider(whereP: Promise<Where>, timeoutMs: number): SmsProvider 
         throw new SmsError(`check code: ${e.message ?? 'failed'}`, e.status, e.code);
       }
     },
-    async sendMessage(to, body) {
-      const { client, messagingServiceSid } = await ready;
-      const m = await call('send message', () =>
-        client.messages.create(
-          messagingServiceSid ? { to, body, messagingServiceSid } : { to, body, from: 'Nagai' },
-        ),
-      );
+    async sendMessage(message) {
+      const { client, accountSid, messagingServiceSid, whatsappFrom } = await ready;
+      const data: Record<string, string> = { To: addressOf(message.to, message.channel) };
+      if (messagingServiceSid) data.MessagingServiceSid = messagingServiceSid;
+      if (message.channel === 'whatsapp') {
+        if (!whatsappFrom) throw new SmsError('send message: no WhatsApp sender', undefined, undefined);
+        data.From = whatsappFrom;
+        // Outside a conversation the person started in the last 24 hours, WhatsApp delivers only approved
+        // templates: the Content SID and its variables; the text alone serves the sandbox and the double.
+        if (message.contentSid) {
+          data.ContentSid = message.contentSid;
+          data.ContentVariables = JSON.stringify(message.contentVariables ?? {});
+        } else data.Body = message.body;
+      } else {
+        data.Body = message.body;
+        // India's DLT: the registered header as the sender, the principal entity and the content template.
+        // The package's typed options have no fields for them, so the form is posted through its client.
+        if (dlt.senderId) data.From = dlt.senderId;
+        else if (!messagingServiceSid) data.From = 'Nagai';
+        if (dlt.entityId) data.DltEntityId = dlt.entityId;
+        if (message.dltTemplateId) data.DltTemplateId = message.dltTemplateId;
+      }
+      const m = (await call('send message', () =>
+        client.api.v2010.create({
+          uri: `/Accounts/${accountSid}/Messages.json`,
+          method: 'post',
+          data,
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        }),
+      )) as { sid: string };
       return m.sid;
     },
+    async recentMessages(to, channel, since) {
+      const { client } = await ready;
+      const list = await call('list messages', () =>
+        client.messages.list({ to: addressOf(to, channel), dateSentAfter: since, limit: 50 }),
+      );
+      return list.map((m) => ({
+        sid: m.sid,
+        to: m.to,
+        body: m.body ?? '',
+        createdAt: m.dateCreated,
+      }));
+    },
+    noticeChannels: () => (whatsapp ? ['sms', 'whatsapp'] : ['sms']),
     validWebhook(signature, url, params) {
       const token = settled?.authToken;
       return !!token && twilio.validateRequest(token, signature, url, params);
@@ -131,9 +202,13 @@ function twilioProvider(whereP: Promise<Where>, timeoutMs: number): SmsProvider 
  * double, started here on a free port with credentials of its own (its codes are logged); in production
  * without them, none (e-mail sign-in only, no notices).
  */
-export function createSmsProvider(config: Config, logger: Logger): SmsProvider | undefined {
-  const { twilio: settings, useDouble, timeoutMs } = config.sms;
-  if (settings) return twilioProvider(Promise.resolve(settings), timeoutMs);
+export function createSmsProvider(
+  config: Config,
+  logger: Logger,
+  clock?: { now(): Date },
+): SmsProvider | undefined {
+  const { twilio: settings, useDouble, timeoutMs, dlt } = config.sms;
+  if (settings) return twilioProvider(Promise.resolve(settings), timeoutMs, dlt, !!settings.whatsappFrom);
   if (!useDouble) return undefined;
   const accountSid = 'AC' + crypto.randomBytes(16).toString('hex');
   const authToken = crypto.randomBytes(16).toString('hex');
@@ -143,6 +218,8 @@ export function createSmsProvider(config: Config, logger: Logger): SmsProvider |
     authToken,
     verifyServiceSid,
     host: config.host,
+    // The double keeps the app's time (tests and demos run the clock ahead), as Twilio keeps the real one.
+    now: clock ? () => clock.now().getTime() : undefined,
     onCode: (to, code, channel) =>
       logger.info({ to, code, channel }, 'test SMS: the Twilio test double sent a sign-in code'),
   }).then((double) => {
@@ -155,10 +232,12 @@ export function createSmsProvider(config: Config, logger: Logger): SmsProvider |
       authToken,
       verifyServiceSid,
       messagingServiceSid: 'MG' + crypto.randomBytes(16).toString('hex'),
+      // The number of Twilio's WhatsApp sandbox, as a development setup would use.
+      whatsappFrom: 'whatsapp:+14155238886',
       verifyUrl: double.url,
       apiUrl: double.url,
       double,
     };
   });
-  return twilioProvider(started, timeoutMs);
+  return twilioProvider(started, timeoutMs, dlt, true);
 }

@@ -1,4 +1,4 @@
-import { NoticeSettingsSchema } from '../../../contract/mobile';
+import { MOBILE_MESSAGES as M, NoticeSettingsSchema } from '../../../contract/mobile';
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint, rawEndpoint } from '../../http/endpoint';
@@ -11,23 +11,29 @@ const MAX_WEBHOOK_BYTES = 16_384;
 /** The notice settings of the profile, and Twilio's webhook for a message received ("STOP"). */
 export const noticesFeature: Feature = (router) => {
   endpoint(router, R.noticeSettings, {
-    handle: (deps, user) => noticeSettingsOf(deps.db, user.id),
+    handle: (deps, user) => noticeSettingsOf(deps, user.id),
   });
 
+  // The profile's switch, channel and language: every change is stored as a consent with the wording shown.
   endpoint(router, R.noticeSettingsSet, {
     input: NoticeSettingsSchema,
     handle: async (deps, user, input) => {
-      const current = await noticeSettingsOf(deps.db, user.id);
+      const current = await noticeSettingsOf(deps, user.id);
       const locale = input.locale ?? current.locale;
+      const channel = input.channel ?? current.channel;
       if (input.notices && !current.mobile) {
-        throw badRequest('Add and verify a mobile number in your profile first.', 'no_verified_mobile');
+        throw badRequest(M.noVerifiedMobile, 'no_verified_mobile');
       }
-      if (input.notices !== current.notices || locale !== current.locale) {
+      if (input.channel && !current.channels.includes(input.channel)) {
+        throw badRequest(M.whatsappUnavailable, 'channel_unavailable');
+      }
+      if (input.timeZone) await deps.db('users').where({ id: user.id }).update({ time_zone: input.timeZone });
+      if (input.notices !== current.notices || locale !== current.locale || channel !== current.channel) {
         await deps.db.transaction((trx) =>
-          recordConsent(trx, user.id, input.notices, 'profile', locale, deps.clock.now()),
+          recordConsent(trx, user.id, input.notices, 'profile', locale, deps.clock.now(), channel),
         );
       }
-      return noticeSettingsOf(deps.db, user.id);
+      return noticeSettingsOf(deps, user.id);
     },
   });
 
@@ -51,8 +57,16 @@ export const noticesFeature: Feature = (router) => {
       ctx.deps,
       params.From ?? '',
       params.Body ?? '',
-      (trx, userId, granted, locale) =>
-        recordConsent(trx, userId, granted, granted ? 'sms_start' : 'sms_stop', locale, ctx.deps.clock.now()),
+      (trx, userId, granted, locale, channel) =>
+        recordConsent(
+          trx,
+          userId,
+          granted,
+          granted ? 'sms_start' : 'sms_stop',
+          locale,
+          ctx.deps.clock.now(),
+          channel,
+        ),
     );
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/xml';

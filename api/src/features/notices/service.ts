@@ -1,19 +1,27 @@
 import type { Knex } from 'knex';
 import en from '../../../../locales/en.json';
 import ta from '../../../../locales/ta.json';
-import type { NoticeSettings } from '../../../contract/mobile';
+import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/mobile';
 import type { AppDeps } from '../../http/context';
-import { SmsError } from './provider';
+import { SmsError, type OutgoingMessage } from './provider';
 
 /**
- * Notices off the app by SMS (issue #37, docs/product-rules.md "Mobile sign-in and notices"). A notice is a
- * row of `notices` (unique per person, kind and subject) queued in the transaction of the change it tells
- * of, only for a person who opted in and has a verified mobile, with a job of kind 'notice' in the job
- * table. The job worker claims the job (`for update skip locked`, api/src/features/schedule/job-worker.ts)
+ * Notices off the app by SMS or WhatsApp (issue #37, docs/product-rules.md "Mobile sign-in and notices"). A
+ * notice is a row of `notices` (unique per person, kind and subject) queued in the transaction of the change
+ * it tells of, only for a person who opted in and has a verified mobile, with a job of kind 'notice' in the
+ * job table. The job worker claims the job (`for update skip locked`, api/src/features/schedule/job-worker.ts)
  * and, in the same transaction, decides: skipped (opted out since, daily cap reached), moved to 09:00 (a
- * notice that is not about a call, in the person's quiet hours 21:00-09:00), or marked `sending`. The
- * messages marked `sending` go out after the commit; a refusal the provider answered is retried with backoff
- * (a new job), anything else ends the notice as failed: a notice is never sent twice.
+ * notice that is not about a call, in the person's quiet hours 21:00-09:00), or marked `sending` (with
+ * `sending_since`, its lease). The messages marked `sending` go out after the commit: sent; a refusal the
+ * provider answered (the message certainly not taken) is retried with backoff (a new job); a send whose
+ * outcome is unknown (a timeout, a broken connection, a process that stopped) stays `sending`.
+ *
+ * Recovery (recoverNotices): a notice `sending` for longer than its lease (noticeLeaseMs) is taken over by
+ * whichever process polls next. It first asks the provider for the messages it sent to that number since the
+ * send began: one with the notice's text is the notice (marked sent, nothing sent again); none, and the
+ * notice is queued again. So a notice is sent exactly once whenever the provider answers truthfully, and at
+ * least once otherwise: a lost notice (a call about to come, a missed call) costs more than a rare second
+ * copy, which can happen only if the provider accepted a message and did not list it yet.
  */
 export const NOTICE_KINDS = [
   'order_paid',
@@ -39,6 +47,12 @@ export const QUIET_UNTIL_HOUR = 9;
 export const NOTICE_MAX_ATTEMPTS = 5;
 export const NOTICE_RETRY_BASE_MS = 30_000;
 
+/**
+ * How long a notice may stay `sending` before another process takes it over: twice the provider's timeout
+ * and a minute more, so a send still in progress is never taken over.
+ */
+export const noticeLeaseMs = (config: Pick<AppDeps['config'], 'sms'>) => 2 * config.sms.timeoutMs + 60_000;
+
 /** The texts live with the push texts (locales push.sms.*): like those, they are read off the app. */
 const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
 
@@ -46,6 +60,20 @@ const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
 export function noticeText(kind: NoticeKind, locale: 'en' | 'ta', params: Record<string, unknown>): string {
   const template: string = TEXTS[locale][kind];
   return template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
+}
+
+/**
+ * A WhatsApp template's numbered variables: the text's {names} in the order they appear, as {{1}}, {{2}}…
+ * (docs/operations.md "Registering the WhatsApp templates").
+ */
+export function noticeVariables(
+  kind: NoticeKind,
+  locale: 'en' | 'ta',
+  params: Record<string, unknown>,
+): Record<string, string> {
+  const template: string = TEXTS[locale][kind];
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return Object.fromEntries(names.map((name, i) => [String(i + 1), String(params[name] ?? '')]));
 }
 
 /** The wall-clock hour and the offset from UTC of a moment in a time zone. */
@@ -155,16 +183,14 @@ interface ClaimRow {
   mobile: string | null;
   notices: boolean;
   notice_locale: 'en' | 'ta';
+  notice_channel: 'sms' | 'whatsapp';
   time_zone: string;
 }
 
 /** A notice marked `sending` in the claiming transaction, to send after its commit. */
-export interface OutgoingNotice {
+export interface OutgoingNotice extends OutgoingMessage {
   id: string | number;
-  to: string;
-  body: string;
   attempts: number;
-  templateId: string | undefined;
 }
 
 /**
@@ -173,7 +199,7 @@ export interface OutgoingNotice {
  */
 export async function claimNotices(
   trx: Knex,
-  deps: Pick<AppDeps, 'config'>,
+  deps: Pick<AppDeps, 'config' | 'sms'>,
   noticeIds: readonly (string | number)[],
   now: Date,
 ): Promise<OutgoingNotice[]> {
@@ -181,7 +207,7 @@ export async function claimNotices(
   const rows = (
     (await trx.raw(
       `select n.id, n.user_id, n.kind, n.params, n.state, n.attempts,
-              u.mobile, u.notices, u.notice_locale, u.time_zone
+              u.mobile, u.notices, u.notice_locale, u.notice_channel, u.time_zone
          from notices n join users u on u.id = n.user_id
         where n.id = any(?::bigint[]) order by n.id for update of n`,
       [noticeIds.map(String)],
@@ -218,37 +244,72 @@ export async function claimNotices(
       await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'daily_cap' });
       continue;
     }
-    const templateId = deps.config.sms.dlt.templateIds[`${r.kind}.${r.notice_locale}`];
+    // WhatsApp when the person chose it and this server can send it; SMS otherwise.
+    const channel =
+      r.notice_channel === 'whatsapp' && deps.sms?.noticeChannels().includes('whatsapp') ? 'whatsapp' : 'sms';
+    const key = `${r.kind}.${r.notice_locale}`;
+    const dltTemplateId = channel === 'sms' ? deps.config.sms.dlt.templateIds[key] : undefined;
+    const contentSid = channel === 'whatsapp' ? deps.config.sms.whatsappContentSids[key] : undefined;
     await trx('notices')
       .where({ id: r.id })
-      .update({ state: 'sending', attempts: r.attempts + 1, sent_at: now, template_id: templateId ?? null });
+      .update({
+        state: 'sending',
+        attempts: r.attempts + 1,
+        sent_at: now,
+        sending_since: now,
+        channel,
+        template_id: dltTemplateId ?? contentSid ?? null,
+      });
     out.push({
       id: r.id,
       to: r.mobile,
+      channel,
       body: noticeText(r.kind, r.notice_locale, r.params),
       attempts: r.attempts + 1,
-      templateId,
+      dltTemplateId,
+      contentSid,
+      contentVariables: contentSid ? noticeVariables(r.kind, r.notice_locale, r.params) : undefined,
     });
   }
   return out;
 }
 
-/** Sends the notices claimed by a committed batch; a refusal the provider answered is retried later. */
+/**
+ * Sends the notices claimed by a committed batch. A refusal the provider answered is retried later; a send
+ * whose outcome is unknown stays `sending` for the recovery to settle (see the header).
+ */
 export async function sendNotices(
   deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'sms'>,
   outgoing: readonly OutgoingNotice[],
 ): Promise<void> {
   for (const n of outgoing) {
     try {
-      if (!deps.sms) throw new SmsError('no SMS provider', undefined, undefined);
-      const sid = await deps.sms.sendMessage(n.to, n.body);
-      await deps.db('notices').where({ id: n.id }).update({ state: 'sent', provider_sid: sid });
+      if (!deps.sms) throw new SmsError('no SMS provider', 0, undefined);
+      const sid = await deps.sms.sendMessage({
+        to: n.to,
+        channel: n.channel,
+        body: n.body,
+        dltTemplateId: n.dltTemplateId,
+        contentSid: n.contentSid,
+        contentVariables: n.contentVariables,
+      });
+      await deps
+        .db('notices')
+        .where({ id: n.id })
+        .update({ state: 'sent', provider_sid: sid, sending_since: null });
     } catch (err) {
       const e = err as SmsError;
       const now = deps.clock.now();
-      // An answered refusal (a status) means the message was not accepted: try again later. A timeout or a
-      // broken connection may have delivered it, so the notice ends rather than risk a second message.
-      const retry = e instanceof SmsError && e.status !== undefined && n.attempts < NOTICE_MAX_ATTEMPTS;
+      const error = String(e.message).slice(0, 500);
+      // No answer (a timeout, a broken connection): the message may have been taken. The notice stays
+      // `sending`; after its lease the recovery asks the provider before sending it again.
+      if (!(e instanceof SmsError) || e.status === undefined) {
+        deps.logger.warn({ err, noticeId: n.id }, 'sending a notice: no answer, left to the recovery');
+        await deps.db('notices').where({ id: n.id, state: 'sending' }).update({ last_error: error });
+        continue;
+      }
+      // An answered refusal means the message was not taken: try again later, up to NOTICE_MAX_ATTEMPTS.
+      const retry = e.status !== 0 && n.attempts < NOTICE_MAX_ATTEMPTS;
       deps.logger.warn({ err, noticeId: n.id, retry }, 'sending a notice failed');
       await deps.db.transaction(async (trx) => {
         await trx('notices')
@@ -256,20 +317,123 @@ export async function sendNotices(
           .update({
             state: retry ? 'pending' : 'failed',
             sent_at: null,
-            last_error: String(e.message).slice(0, 500),
+            sending_since: null,
+            last_error: error,
           });
-        if (retry) {
-          const wait = NOTICE_RETRY_BASE_MS * 2 ** (n.attempts - 1);
-          await trx('jobs').insert({
-            kind: 'notice',
-            notice_id: n.id,
-            run_at: new Date(now.getTime() + wait),
-            created_at: now,
-          });
-        }
+        if (retry) await queueAgain(trx, n.id, new Date(now.getTime() + retryWaitMs(n.attempts)), now);
       });
     }
   }
+}
+
+const retryWaitMs = (attempts: number) => NOTICE_RETRY_BASE_MS * 2 ** (attempts - 1);
+
+async function queueAgain(trx: Knex, noticeId: string | number, runAt: Date, now: Date) {
+  await trx('jobs').insert({ kind: 'notice', notice_id: noticeId, run_at: runAt, created_at: now });
+}
+
+interface StuckRow {
+  id: string | number;
+  user_id: number;
+  kind: NoticeKind;
+  params: Record<string, unknown>;
+  attempts: number;
+  channel: 'sms' | 'whatsapp' | null;
+  sending_since: Date | string | null;
+  mobile: string | null;
+  notice_locale: 'en' | 'ta';
+}
+
+/** Slack for the provider's clock when asking what it sent since a send began. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Takes over the notices left `sending` past their lease (a process that stopped mid-send, a send that got no
+ * answer): each is settled by what the provider says it sent (see the header). Answers how many were settled.
+ */
+export async function recoverNotices(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'sms' | 'config'>,
+  limit = 50,
+): Promise<number> {
+  const sms = deps.sms;
+  if (!sms) return 0;
+  const now = deps.clock.now();
+  // Taken over by renewing the lease in one transaction: another process skips the locked rows, then no
+  // longer finds them past their lease.
+  const stuck = await deps.db.transaction(async (trx) => {
+    const rows = (
+      (await trx.raw(
+        `select n.id, n.user_id, n.kind, n.params, n.attempts, n.channel, n.sending_since,
+                u.mobile, u.notice_locale
+           from notices n join users u on u.id = n.user_id
+          where n.state = 'sending' and n.sending_since < ?
+          order by n.sending_since limit ? for update of n skip locked`,
+        [new Date(now.getTime() - noticeLeaseMs(deps.config)), limit],
+      )) as { rows: StuckRow[] }
+    ).rows;
+    if (rows.length)
+      await trx('notices')
+        .whereIn(
+          'id',
+          rows.map((r) => r.id),
+        )
+        .update({ sending_since: now });
+    return rows;
+  });
+  let settled = 0;
+  for (const r of stuck) {
+    const channel = r.channel ?? 'sms';
+    const body = noticeText(r.kind, r.notice_locale, r.params);
+    const variables = Object.values(noticeVariables(r.kind, r.notice_locale, r.params));
+    try {
+      let found: string | undefined;
+      if (r.mobile) {
+        const since = new Date(new Date(r.sending_since ?? now).getTime() - CLOCK_SKEW_MS);
+        const recent = await sms.recentMessages(r.mobile, channel, since);
+        // A message already counted as another notice's is not this one (two call-backs, one text).
+        const taken = new Set<string>(
+          recent.length
+            ? await deps
+                .db('notices')
+                .whereIn(
+                  'provider_sid',
+                  recent.map((m) => m.sid),
+                )
+                .pluck('provider_sid')
+            : [],
+        );
+        found = recent.find(
+          (m) =>
+            !taken.has(m.sid) &&
+            (m.body === body || (variables.length > 0 && variables.every((v) => m.body.includes(v)))),
+        )?.sid;
+      }
+      await deps.db.transaction(async (trx) => {
+        if (found) {
+          await trx('notices')
+            .where({ id: r.id, state: 'sending' })
+            .update({ state: 'sent', provider_sid: found, sending_since: null });
+          return;
+        }
+        const again = r.mobile && r.attempts < NOTICE_MAX_ATTEMPTS;
+        const changed = await trx('notices')
+          .where({ id: r.id, state: 'sending' })
+          .update({
+            state: again ? 'pending' : 'failed',
+            sent_at: null,
+            sending_since: null,
+            last_error: again ? 'sent again: the provider has no record of it' : 'not sent',
+          });
+        if (again && changed) await queueAgain(trx, r.id, now, now);
+      });
+      deps.logger.info({ noticeId: r.id, found: !!found }, 'a notice left sending was settled');
+      settled++;
+    } catch (err) {
+      // The provider did not answer: the lease runs out again and the next poll asks again.
+      deps.logger.warn({ err, noticeId: r.id }, 'settling a notice left sending failed');
+    }
+  }
+  return settled;
 }
 
 /** A shop's name as its notices show it. */
@@ -292,14 +456,28 @@ export function noticeTime(at: Date, timeZone = 'Asia/Kolkata'): string {
   }).format(at);
 }
 
-/** The person's notice settings and verified mobile. */
-export async function noticeSettingsOf(db: Knex, userId: number): Promise<NoticeSettings> {
-  const row = (await db('users').where({ id: userId }).first('notices', 'notice_locale', 'mobile')) as {
+/** The person's notice settings and verified mobile, with the channels this server offers and the wording. */
+export async function noticeSettingsOf(
+  deps: Pick<AppDeps, 'db' | 'sms'>,
+  userId: number,
+): Promise<NoticeSettings> {
+  const row = (await deps
+    .db('users')
+    .where({ id: userId })
+    .first('notices', 'notice_locale', 'notice_channel', 'mobile')) as {
     notices: boolean;
     notice_locale: 'en' | 'ta';
+    notice_channel: 'sms' | 'whatsapp';
     mobile: string | null;
   };
-  return { notices: row.notices, locale: row.notice_locale, mobile: row.mobile };
+  return {
+    notices: row.notices,
+    locale: row.notice_locale,
+    channel: row.notice_channel,
+    channels: deps.sms?.noticeChannels() ?? [],
+    mobile: row.mobile,
+    wording: { ...NOTICE_CONSENT_WORDING },
+  };
 }
 
 const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
@@ -310,13 +488,29 @@ export async function handleInboundMessage(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   from: string,
   body: string,
-  record: (trx: Knex, userId: number, granted: boolean, locale: 'en' | 'ta') => Promise<void>,
+  record: (
+    trx: Knex,
+    userId: number,
+    granted: boolean,
+    locale: 'en' | 'ta',
+    channel: 'sms' | 'whatsapp',
+  ) => Promise<void>,
 ): Promise<void> {
   const word = body.trim().toUpperCase();
   const granted = START_WORDS.has(word) ? true : STOP_WORDS.has(word) ? false : undefined;
   if (granted === undefined) return;
-  const user = (await deps.db('users').where({ mobile: from }).first('id', 'notices', 'notice_locale')) as
-    { id: number; notices: boolean; notice_locale: 'en' | 'ta' } | undefined;
+  // A reply by WhatsApp comes from "whatsapp:+91…".
+  const channel = from.startsWith('whatsapp:') ? 'whatsapp' : 'sms';
+  const mobile = from.replace(/^whatsapp:/, '');
+  const user = (await deps
+    .db('users')
+    .where({ mobile })
+    .first('id', 'notices', 'notice_locale', 'notice_channel')) as
+    | { id: number; notices: boolean; notice_locale: 'en' | 'ta'; notice_channel: 'sms' | 'whatsapp' }
+    | undefined;
   if (!user || user.notices === granted) return;
-  await deps.db.transaction((trx) => record(trx, user.id, granted, user.notice_locale));
+  // START by WhatsApp asks for notices there; STOP ends them whichever channel it came by.
+  await deps.db.transaction((trx) =>
+    record(trx, user.id, granted, user.notice_locale, granted ? channel : user.notice_channel),
+  );
 }

@@ -4,7 +4,13 @@ import { pushAppointmentNotices } from '../push/service';
 import { appointmentsWithNames, noticeFor, writeNotices, type AppointmentRow } from './appointments';
 import { metrics } from '../../http/metrics';
 import { JOB_BATCH, type JobKind } from './jobs';
-import { claimNotices, queueNotice, sendNotices, type OutgoingNotice } from '../notices/service';
+import {
+  claimNotices,
+  queueNotice,
+  recoverNotices,
+  sendNotices,
+  type OutgoingNotice,
+} from '../notices/service';
 
 /** Pushes in flight at once after a batch. */
 const PUSH_CONCURRENCY = 64;
@@ -116,6 +122,10 @@ export async function drainDueJobs(
   deps: Parameters<typeof runDueJobs>[0],
   limit = JOB_BATCH,
 ): Promise<number> {
+  // Notices a stopped process (or an unanswered send) left `sending`: settled first, sent again as jobs.
+  await recoverNotices(deps).catch((err: unknown) =>
+    deps.logger.warn({ err }, 'recovering notices left sending failed'),
+  );
   let total = 0;
   const lag = { seconds: 0 };
   for (;;) {

@@ -10,6 +10,8 @@ import type {
   MobileCodeCheck,
   MobileCodeRequest,
   MobileSignUpInput,
+  NoticeSettings,
+  NoticeSettingsInput,
   PasswordResetInput,
 } from '../../../../api/contract/mobile';
 import { api } from '../../lib/api-client';
@@ -144,5 +146,38 @@ export function usePasswordResetMutation() {
       clearUserData(queryClient);
       setSessionUser(queryClient, user);
     },
+  });
+}
+
+/** The signed-in account's verified mobile and notice settings (switch, channel, language, consent wording). */
+export const noticeSettingsQuery = () => ({
+  queryKey: ['notices', 'settings'] as const,
+  queryFn: () => api.call(API_ROUTES.noticeSettings, undefined),
+});
+
+/** Sends a code to a number the signed-in account adds or changes to. */
+export function useProfileMobileCodeMutation() {
+  return useMutation({
+    mutationFn: (input: MobileCodeRequest) => api.call(API_ROUTES.profileMobileCode, input),
+  });
+}
+
+/** Checks the code: the number becomes the account's verified mobile. */
+export function useProfileMobileVerifyMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MobileCodeCheck) => api.call(API_ROUTES.profileMobileVerify, input),
+    onSuccess: (settings: NoticeSettings) =>
+      queryClient.setQueryData(noticeSettingsQuery().queryKey, settings),
+  });
+}
+
+/** Turns notices on or off, or changes their channel or language; each change is stored as a consent. */
+export function useNoticeSettingsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NoticeSettingsInput) => api.call(API_ROUTES.noticeSettingsSet, input),
+    onSuccess: (settings: NoticeSettings) =>
+      queryClient.setQueryData(noticeSettingsQuery().queryKey, settings),
   });
 }

@@ -108,7 +108,13 @@ export function MobileSignIn({
     e.preventDefault();
     setError(null);
     signUp.mutate(
-      { ticket, displayName: name, notices, locale },
+      {
+        ticket,
+        displayName: name,
+        notices,
+        locale,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
       { onSuccess: ({ user }) => onSuccess(user), onError: (err) => setError(errorText(err)) },
     );
   };

@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, UserPen } from 'lucide-react';
+import { ChevronDown, LogOut, Smartphone, UserPen } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -16,7 +16,7 @@ import { useLogoutMutation } from '../api';
 
 const EditProfileDialog = lazy(() => import('./edit-profile-dialog'));
 
-/** The signed-in user's menu: initials, name and role; Edit Profile and Logout. */
+/** The signed-in user's menu: initials, name and role; Edit Profile, Mobile number and updates, and Logout. */
 export default function UserMenu({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -55,6 +55,10 @@ export default function UserMenu({ user }: { user: User }) {
           >
             <UserPen aria-hidden="true" className="h-4 w-4" />
             {t('header.editProfile')}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => void navigate('/account/mobile')}>
+            <Smartphone aria-hidden="true" className="h-4 w-4" />
+            {t('header.mobileSettings')}
           </DropdownMenuItem>
           <DropdownMenuItem
             onSelect={() => {
