@@ -33,21 +33,33 @@ export const ALWAYS_OPEN: readonly HoursRange[] = WEEKDAYS.map((day) => ({
 /**
  * A shop's call state now:
  * - `available`: in hours and the jeweller's app is reachable (open, or rung by push);
- * - `offline`: in hours, but the jeweller's app is not open (a call still rings by push and on the next open);
- * - `closed`: outside its hours; `opensAt` is the next opening (UTC ISO), null when it has no hours at all;
+ * - `offline`: in hours, the jeweller's app is not open, but a device of theirs subscribed to push (a call rings
+ *   it there);
+ * - `unreachable`: in hours, but nothing would ring (no app open, no push subscription): no call is placed, the
+ *   shop offers a call-back request and a video appointment instead (issue #40);
+ * - `closed`: outside its hours; `opensAt` is the next opening (UTC ISO), null when it has no hours at all, read
+ *   in the shop's `timeZone` (its hours are kept in it: "Opens Sunday 10:00" means the shop's Sunday 10:00);
  * - `away`: the jeweller switched to away, with a short message;
  * - `disabled`: the shop does not take video calls.
  */
 export type ShopCallState =
   | { state: 'available' }
   | { state: 'offline' }
-  | { state: 'closed'; opensAt: string | null }
+  | { state: 'unreachable' }
+  | { state: 'closed'; opensAt: string | null; timeZone: string }
   | { state: 'away'; message: string | null }
   | { state: 'disabled' };
 
 export type ShopCallStateName = ShopCallState['state'];
 
-/** Whether a call may be placed now: the server refuses closed, away and disabled shops. */
+/** The codes of `POST /_api/call/initiate`'s refusals of a shop that cannot be rung now (409). */
+export const SHOP_HOURS_ERROR_CODES = {
+  closed: 'shop_closed',
+  away: 'shop_away',
+  unreachable: 'seller_unreachable',
+} as const;
+
+/** Whether a call may be placed now: the server refuses closed, away, unreachable and disabled shops. */
 export const canRing = (s: ShopCallState): boolean => s.state === 'available' || s.state === 'offline';
 
 /**

@@ -14,6 +14,8 @@ export const SHOP_HOURS_MESSAGES = {
   // POST /_api/call/initiate refusals (409).
   closed: 'This shop is closed for video calls now. Request a call-back or book a video appointment.',
   away: 'The jeweller is away right now. Request a call-back or book a video appointment.',
+  unreachable:
+    "The jeweller's app is not open, so a call would ring nobody. Request a call-back or book a video appointment.",
   // Validation of the hours form.
   invalidTime: 'Times are written HH:MM (00:00 to 24:00).',
   invalidDay: 'Days are 1 (Monday) to 7 (Sunday).',
@@ -25,11 +27,6 @@ export const SHOP_HOURS_MESSAGES = {
   invalidAway: 'Away must be true or false.',
 } as const;
 export type ShopHoursMessageId = keyof typeof SHOP_HOURS_MESSAGES;
-
-export const SHOP_HOURS_ERROR_CODES = {
-  closed: 'shop_closed',
-  away: 'shop_away',
-} as const;
 
 const M = SHOP_HOURS_MESSAGES;
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;

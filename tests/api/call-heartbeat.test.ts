@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepCalls } from '../../api/src/features/calls/service';
 import { buildSeller, buildUser, login } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
+import { markAppOpen } from './calls-support';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -21,6 +22,7 @@ async function activeCall(): Promise<{
   const customer = api.client();
   await login(seller, s);
   await login(customer, c);
+  await markAppOpen(api, s.id);
   const init = await customer.post<{ callId: number }>('/_api/call/initiate', { sellerId: s.id });
   const accepted = await seller.post('/_api/call/respond', { callId: init.body.callId, response: 'accept' });
   expect(accepted.status).toBe(200);
@@ -68,6 +70,8 @@ describe('abandoned active calls', () => {
     const blocked = await customer.post('/_api/call/initiate', { sellerId });
     expect(blocked.status).toBe(409);
     api.clock.advance(61_000);
+    // The seller's app is open again (say, on another device): the shop is reachable, the old call no obstacle.
+    await markAppOpen(api, sellerId);
     const again = await customer.post('/_api/call/initiate', { sellerId });
     expect(again.status).toBe(201);
   });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { buildSeller, buildUser, type BuiltSeller, type BuiltUser } from '../factories';
+import { buildSeller, buildUser, markSellerAppOpen, type BuiltSeller, type BuiltUser } from '../factories';
 import type { ApiClient, TestApi } from '../support/api';
 
 /**
@@ -28,13 +28,27 @@ export interface CallParties {
   asSeller: ApiClient;
 }
 
-/** A fresh customer and an approved seller with video calls on, both signed in. */
+/**
+ * Records that the seller's app is open now, as the presence batch of its poll would (seller_presence): a shop
+ * nobody's app has open and whose seller takes no push is unreachable, and the server refuses to ring it
+ * (issue #40). A test that moves the clock past the online window marks the app open again before a new call.
+ */
+export async function markAppOpen(api: TestApi, sellerId: number): Promise<void> {
+  await markSellerAppOpen(api.db.knex, sellerId, api.clock.now());
+}
+
+/**
+ * A fresh customer and an approved seller with video calls on, both signed in; the seller's app is open
+ * (markAppOpen) unless `appOpen: false`.
+ */
 export async function callParties(
   api: TestApi,
   sellerOverrides: Parameters<typeof buildSeller>[1] = {},
+  opts: { appOpen?: boolean } = {},
 ): Promise<CallParties> {
   const customer = await buildUser(api.db.knex, { role: 'customer' });
   const seller = await buildSeller(api.db.knex, sellerOverrides);
+  if (opts.appOpen !== false) await markAppOpen(api, seller.id);
   return { customer, seller, asCustomer: await signIn(api, customer), asSeller: await signIn(api, seller) };
 }
 

@@ -10,7 +10,7 @@ import { PRESENCE_REFRESH_MS, initiateCall, sweepCalls } from '../../api/src/fea
 import type { SessionUser } from '../../api/src/http/context';
 import { buildSeller, buildUser } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
-import { activeCall, callParties, placeCall, signIn } from './calls-support';
+import { activeCall, callParties, markAppOpen, placeCall, signIn } from './calls-support';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -101,6 +101,7 @@ describe('POST /_api/call/initiate', () => {
   it('allows one live call per customer, and a new one once it is over', async () => {
     const p = await callParties(api);
     const other = await buildSeller(api.db.knex);
+    await markAppOpen(api, other.id);
     const callId = await placeCall(p);
     const second = await p.asCustomer.post('/_api/call/initiate', { sellerId: other.id });
     expect(second.status).toBe(409);
@@ -151,15 +152,16 @@ describe('POST /_api/call/initiate', () => {
     const other = await signIn(api, await buildUser(api.db.knex));
     expect((await other.post('/_api/call/initiate', { sellerId: p.seller.id })).status).toBe(201);
     api.clock.advance(61_000);
-    const later = await p.asCustomer.post('/_api/call/initiate', {
-      sellerId: (await buildSeller(api.db.knex)).id,
-    });
+    const laterSeller = await buildSeller(api.db.knex);
+    await markAppOpen(api, laterSeller.id);
+    const later = await p.asCustomer.post('/_api/call/initiate', { sellerId: laterSeller.id });
     expect(later.status).toBe(201);
   });
 
   it('tells the incoming-call hook about the call without making the customer wait for it', async () => {
     const customer = await buildUser(api.db.knex, { displayName: 'Meena' });
     const seller = await buildSeller(api.db.knex);
+    await markAppOpen(api, seller.id);
     const session = (await api.db.knex('users').where({ id: customer.id }).first()) as { created_at: Date };
     const caller: SessionUser = {
       id: customer.id,
@@ -231,11 +233,17 @@ describe('GET /_api/call/incoming', () => {
     expect((await p.asSeller.get('/_api/call/incoming')).status).toBe(401);
   });
 
-  it('lists waiting calls with the caller, marks them ringing and records presence', async () => {
-    const p = await callParties(api);
+  it('records presence, lists waiting calls with the caller and marks them ringing', async () => {
+    const p = await callParties(api, {}, { appOpen: false });
     await api.db.knex('users').where({ id: p.customer.id }).update({ avatar_url: '/media/a.webp' });
     const before = await api.db.knex('seller_presence').where({ user_id: p.seller.id }).first();
     expect(before).toBeUndefined();
+    // Nobody's app open and no push: nothing would ring, so the shop is not rung (issue #40)…
+    expect((await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id })).status).toBe(409);
+    // …until the seller's app polls: its presence makes the shop reachable.
+    const empty = await p.asSeller.get<IncomingCallsResponse>('/_api/call/incoming');
+    expect(empty.body.calls).toEqual([]);
+    await api.handle.background.runNow('calls:presence');
     const callId = await placeCall(p);
     expect((await callRow(callId)).ringing_at).toBeNull();
 
@@ -591,6 +599,7 @@ describe('ring timeout (the real 30 s default, on the test clock)', () => {
     const c = await callParties(api);
     const third = await placeCall(c);
     api.clock.advance(31_000);
+    await markAppOpen(api, c.seller.id);
     // The stale call no longer counts as the customer's live call.
     expect((await c.asCustomer.post('/_api/call/initiate', { sellerId: c.seller.id })).status).toBe(201);
     expect((await callRow(third)).status).toBe('missed');
@@ -684,6 +693,7 @@ describe('GET /_api/calls/history', () => {
     api.clock.advance(65_000);
     await p.asCustomer.post('/_api/call/end', { callId: answered });
     api.clock.advance(1_000);
+    await markAppOpen(api, p.seller.id);
     const declined = await placeCall(p);
     await p.asSeller.post('/_api/call/respond', { callId: declined, response: 'decline' });
     api.clock.advance(1_000);

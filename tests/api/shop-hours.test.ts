@@ -52,8 +52,8 @@ const markPresent = (sellerId: number) =>
     .merge();
 
 describe('shop hours and away: one call state everywhere', () => {
-  it('starts open all week in Asia/Kolkata; offline until the app is reachable, then available', async () => {
-    const p = await callParties(api, { city: `Hours ${Date.now()}` });
+  it('starts open all week in Asia/Kolkata; unreachable until the app is open, then available', async () => {
+    const p = await callParties(api, { city: `Hours ${Date.now()}` }, { appOpen: false });
     const product = await buildProduct(api.db.knex, p.seller.id);
     const own = await p.asSeller.get<ShopHoursResponse>('/_api/seller/hours');
     expect(own.status).toBe(200);
@@ -62,10 +62,10 @@ describe('shop hours and away: one call state everywhere', () => {
       hours: ALWAYS_OPEN,
       away: false,
       awayMessage: null,
-      callState: { state: 'offline' },
+      callState: { state: 'unreachable' },
     });
     expect(new Set((await statesEverywhere(p, product.id)).map((s) => s.state))).toEqual(
-      new Set(['offline']),
+      new Set(['unreachable']),
     );
     await markPresent(p.seller.id);
     api.handle.deps.catalogCache.invalidate();
@@ -89,8 +89,9 @@ describe('shop hours and away: one call state everywhere', () => {
       .set({ hour: 10, minute: 0, second: 0, millisecond: 0 })
       .toUTC()
       .toISO({ suppressMilliseconds: false });
-    expect(saved.body.callState).toEqual({ state: 'closed', opensAt });
-    expect(await statesEverywhere(p, product.id)).toEqual(Array(5).fill({ state: 'closed', opensAt }));
+    const closed = { state: 'closed', opensAt, timeZone: 'Asia/Kolkata' };
+    expect(saved.body.callState).toEqual(closed);
+    expect(await statesEverywhere(p, product.id)).toEqual(Array(5).fill(closed));
 
     const res = await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id });
     expect(res.status).toBe(409);

@@ -56,6 +56,14 @@ export interface BuiltSeller extends BuiltUser {
 }
 
 /** Inserts a seller user with a shop profile (approved with video calls on unless overridden). */
+/**
+ * Records that the seller's app is open at `at`, as the presence batch of its poll or event stream would
+ * (seller_presence). A shop with no app open and no push subscription is unreachable and is not rung (#40).
+ */
+export async function markSellerAppOpen(db: Knex, sellerId: number, at: Date = new Date()): Promise<void> {
+  await db('seller_presence').insert({ user_id: sellerId, last_polled_at: at }).onConflict('user_id').merge();
+}
+
 export async function buildSeller(
   db: Knex,
   overrides: Partial<{

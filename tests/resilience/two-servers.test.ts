@@ -7,7 +7,7 @@ import type {
   CallStatusResponse,
   IncomingCallsResponse,
 } from '../../api/contract/calls';
-import { buildProduct, buildSeller, buildUser } from '../factories';
+import { buildProduct, buildSeller, buildUser, markSellerAppOpen } from '../factories';
 import { ApiClient } from '../support/api';
 import { EventStreamReader } from '../support/sse';
 import {
@@ -101,6 +101,8 @@ describe('two API processes on one PostgreSQL database', () => {
     const before = await call(b!.url, 'GET', '/_api/call/incoming', { cookie: asSeller });
     expect(before.status).toBe(200);
     expect((before.body as unknown as IncomingCallsResponse).calls).toEqual([]);
+    // That poll is the seller's open app; its presence is written in the next batch, made sure of here.
+    await markSellerAppOpen(knex!, seller.id);
 
     const placed = await call(a!.url, 'POST', '/_api/call/initiate', {
       cookie: asCustomer,
@@ -255,6 +257,8 @@ describe('two API processes on one PostgreSQL database', () => {
     try {
       await sellerStream.waitFor((e) => e.event === 'hello');
       await customerStream.waitFor((e) => e.event === 'hello');
+      // The open stream is the seller's app (its presence is refreshed every few seconds): reachable now.
+      await markSellerAppOpen(knex!, seller.id);
       const placed = await call(a!.url, 'POST', '/_api/call/initiate', {
         body: { sellerId: seller.id },
         cookie: customerCookie,

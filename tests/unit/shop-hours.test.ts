@@ -18,13 +18,14 @@ const shop = (over: Partial<ShopStateRow> = {}): ShopStateRow => ({
   video_hours: [{ day: 1, from: '10:00', to: '19:00' }],
   time_zone: 'Asia/Kolkata',
   last_polled_at: null,
+  has_push: true,
   ...over,
 });
 
 describe('shop call state (one function for cards, directory, storefront and initiate)', () => {
   const monday11 = at('2026-03-02T05:30:00Z'); // Monday 11:00 in Kolkata
 
-  it('is available in hours when the app polled within the window, offline when it did not', () => {
+  it('is available in hours when the app polled within the window, offline (rung by push) when it did not', () => {
     expect(shopCallState(shop({ last_polled_at: at('2026-03-02T05:29:55Z') }), monday11)).toEqual({
       state: 'available',
     });
@@ -34,10 +35,30 @@ describe('shop call state (one function for cards, directory, storefront and ini
     expect(canRing({ state: 'offline' })).toBe(true);
   });
 
+  it('is unreachable in hours when no app is open and no device takes push: nothing would ring (#40)', () => {
+    const stale = at('2026-03-02T05:20:00Z');
+    expect(shopCallState(shop({ last_polled_at: stale, has_push: false }), monday11)).toEqual({
+      state: 'unreachable',
+    });
+    expect(shopCallState(shop({ last_polled_at: null, has_push: false }), monday11)).toEqual({
+      state: 'unreachable',
+    });
+    // An open app is enough without push; outside hours the shop is closed, whatever its devices.
+    expect(
+      shopCallState(shop({ last_polled_at: at('2026-03-02T05:29:55Z'), has_push: false }), monday11),
+    ).toEqual({ state: 'available' });
+    expect(shopCallState(shop({ has_push: false }), at('2026-03-02T14:30:00Z')).state).toBe('closed');
+    expect(canRing({ state: 'unreachable' })).toBe(false);
+  });
+
   it('is closed outside hours with the next opening, away with its message, disabled without video', () => {
     const monday20 = at('2026-03-02T14:30:00Z'); // Monday 20:00 in Kolkata
     // The next Monday 10:00 in Kolkata.
-    expect(shopCallState(shop(), monday20)).toEqual({ state: 'closed', opensAt: '2026-03-09T04:30:00.000Z' });
+    expect(shopCallState(shop(), monday20)).toEqual({
+      state: 'closed',
+      opensAt: '2026-03-09T04:30:00.000Z',
+      timeZone: 'Asia/Kolkata',
+    });
     expect(shopCallState(shop({ away: true, away_message: 'Back after lunch' }), monday11)).toEqual({
       state: 'away',
       message: 'Back after lunch',
@@ -45,8 +66,12 @@ describe('shop call state (one function for cards, directory, storefront and ini
     expect(shopCallState(shop({ video_call_enabled: false, away: true }), monday11)).toEqual({
       state: 'disabled',
     });
-    expect(shopCallState(shop({ video_hours: [] }), monday11)).toEqual({ state: 'closed', opensAt: null });
-    expect(canRing({ state: 'closed', opensAt: null })).toBe(false);
+    expect(shopCallState(shop({ video_hours: [] }), monday11)).toEqual({
+      state: 'closed',
+      opensAt: null,
+      timeZone: 'Asia/Kolkata',
+    });
+    expect(canRing({ state: 'closed', opensAt: null, timeZone: 'Asia/Kolkata' })).toBe(false);
     expect(canRing({ state: 'away', message: null })).toBe(false);
   });
 

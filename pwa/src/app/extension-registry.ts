@@ -2,7 +2,7 @@ import { ProductDialogHost } from '../features/catalog/components/product-dialog
 import { LoginNotice } from '../features/accounts/components/login-notice-entry';
 import { CallGlobals } from '../features/calls/components/call-globals';
 import { lazy, Suspense, createElement } from 'react';
-import type { Product } from '../../../api/contract/catalog';
+import type { Product, StoreProfile } from '../../../api/contract/catalog';
 import { ProductCardCallButton, StorefrontVideoCallButton } from '../features/calls/components/call-buttons';
 import type { Extensions } from './extensions';
 import { PwaGlobals } from '../features/pwa/components/pwa-globals';
@@ -20,6 +20,21 @@ import CartGlobal from '../features/cart/components/cart-global';
 const LazyDialogCallButton = lazy(() => import('../features/calls/components/product-dialog-call-button'));
 function ProductDialogCallButton({ product }: { product: Product }) {
   return createElement(Suspense, { fallback: null }, createElement(LazyDialogCallButton, { product }));
+}
+
+// A storefront that cannot be rung now offers a call-back (issue #40); loads only with the storefront.
+const LazyCallFallback = lazy(() => import('../features/calls/components/call-fallback'));
+function StorefrontCallFallback({ store }: { store: StoreProfile }) {
+  return createElement(
+    Suspense,
+    { fallback: null },
+    createElement(LazyCallFallback, {
+      sellerId: store.sellerId,
+      shopName: store.shopName,
+      videoCallEnabled: store.videoCallEnabled,
+      callState: store.callState,
+    }),
+  );
 }
 
 // "Try it on" (issue #36) loads with the product's actions, its camera and model on the first tap.
@@ -55,7 +70,7 @@ function AppointmentSettingsEntry() {
 export const EXTENSIONS: Extensions = {
   productDialogActions: [AddToCartButton, TryOnButton, ProductDialogCallButton, ProductBookAppointment],
   productCardActions: [ProductCardCallButton],
-  storefrontActions: [StorefrontVideoCallButton, StorefrontBookAppointment],
+  storefrontActions: [StorefrontVideoCallButton, StorefrontCallFallback, StorefrontBookAppointment],
   // ProductDialogHost sends an old ?product=<id> link on any page to the product's address; CartGlobal is the
   // cart's header button (customers) and its side panel. PwaGlobals: service worker updates, the install
   // button and the offline banner. LoginNotice: failed sign-ins on the account, for its owner.

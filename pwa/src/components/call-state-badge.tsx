@@ -5,19 +5,15 @@ import { nextOpening, type ShopCallState } from '../../../api/contract/shop-call
 import { numberLocale } from '../lib/format';
 import { Badge, type BadgeVariant } from './ui/badge';
 
-/** The viewer's own time zone (the server renders in UTC until the page is live in the browser). */
-function viewerTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Kolkata';
-}
-
 const noSubscription = () => () => undefined;
 const onClient = () => true;
 const onServer = () => false;
 
 /**
  * The words of a shop's call state (issue #22): "Available now", "Back at 10:00", "Opens Monday 10:00",
- * "Away: …". The next opening is written in the viewer's time zone and language; until the page is hydrated
- * it reads "Closed now", so the server's HTML and the first client render agree.
+ * "Away: …", "Can't take calls now". The next opening is written in the shop's time zone (its hours are kept
+ * in it) and the viewer's language; until the page is hydrated it reads "Closed now", so the server's HTML and
+ * the first client render agree.
  */
 export function useCallStateLabel(state: ShopCallState): string {
   const { t, i18n } = useTranslation();
@@ -27,6 +23,8 @@ export function useCallStateLabel(state: ShopCallState): string {
       return t('calls.schedule.state.available');
     case 'offline':
       return t('calls.schedule.state.offline');
+    case 'unreachable':
+      return t('calls.schedule.state.unreachable');
     case 'disabled':
       return t('calls.schedule.state.disabled');
     case 'away':
@@ -35,7 +33,7 @@ export function useCallStateLabel(state: ShopCallState): string {
         : t('calls.schedule.state.away');
     case 'closed': {
       if (!state.opensAt || !live) return t('calls.schedule.state.closed');
-      const next = nextOpening(state.opensAt, new Date(), viewerTimeZone(), numberLocale(i18n.language));
+      const next = nextOpening(state.opensAt, new Date(), state.timeZone, numberLocale(i18n.language));
       return next.kind === 'today'
         ? t('calls.schedule.state.backAt', { time: next.time })
         : t('calls.schedule.state.opens', { day: next.day, time: next.time });
@@ -46,6 +44,7 @@ export function useCallStateLabel(state: ShopCallState): string {
 const VARIANT: Record<ShopCallState['state'], BadgeVariant> = {
   available: 'success',
   offline: 'warning',
+  unreachable: 'outline',
   closed: 'outline',
   away: 'warning',
   disabled: 'outline',
@@ -55,7 +54,7 @@ const VARIANT: Record<ShopCallState['state'], BadgeVariant> = {
 export function CallStateBadge({ state, className }: { state: ShopCallState; className?: string }) {
   const label = useCallStateLabel(state);
   const Icon =
-    state.state === 'disabled'
+    state.state === 'disabled' || state.state === 'unreachable'
       ? VideoOff
       : state.state === 'closed'
         ? Clock

@@ -52,8 +52,13 @@ export interface EndedCall {
   sellerId: number | null;
   /** The other side's name: the shop for a customer. */
   participantName: string;
-  /** 'busy' when the initiation was refused because the shop is on another call. */
-  outcome: 'summary' | 'declined' | 'missed' | 'busy' | 'connection_lost';
+  /**
+   * 'busy' when the initiation was refused because the shop is on another call; 'unreachable' when it was
+   * refused because the shop cannot be rung now (closed, away, nobody's app open: issue #40), with `reason`.
+   */
+  outcome: 'summary' | 'declined' | 'missed' | 'busy' | 'unreachable' | 'connection_lost';
+  /** The server's refusal, in the reader's language ('unreachable' only). */
+  reason?: string;
   productId: number | null;
 }
 

@@ -2,6 +2,7 @@ import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../../api/src/config';
 import { startRazorpayDouble, type RazorpayDouble } from '../../../api/src/doubles/razorpay-double';
 import { startTwilioDouble } from '../../../api/src/doubles/twilio-double';
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -111,7 +112,50 @@ async function startE2eServer(): Promise<E2eServer> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  try {
+    await demoJewellerTakesPush(baseUrl);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   return { baseUrl, twilioUrl: twilio.url, stop };
+}
+
+/**
+ * The demo jeweller (Lakshmi Jewellers) has a phone that takes web push, as a jeweller who switched on "Ring me
+ * on this device" has: the shop is `offline` (rung by push) with no app open, so the tests that ring it or tap
+ * its call buttons find them. A shop with neither an app open nor push is unreachable and offers a call-back
+ * instead (issue #40; tests/e2e/no-dead-ends.test.ts uses another demo shop for that). The subscription points
+ * at push.example.test, which never answers: the server logs the failed pushes.
+ */
+async function demoJewellerTakesPush(baseUrl: string): Promise<void> {
+  const headers = { Origin: baseUrl, 'Content-Type': 'application/json' };
+  const login = await fetch(`${baseUrl}/_api/auth/login_with_password`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: 'seller@nagai.test', password: 'Nagai@2026' }),
+  });
+  if (!login.ok) throw new Error(`demo jeweller sign-in answered ${login.status}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.generateKeys();
+  const sub = await fetch(`${baseUrl}/_api/push/subscribe`, {
+    method: 'POST',
+    headers: { ...headers, Cookie: cookie },
+    body: JSON.stringify({
+      endpoint: `https://push.example.test/send/demo-jeweller-${crypto.randomBytes(6).toString('hex')}`,
+      expirationTime: null,
+      keys: {
+        p256dh: ecdh.getPublicKey().toString('base64url'),
+        auth: crypto.randomBytes(16).toString('base64url'),
+      },
+      locale: 'en',
+    }),
+  });
+  if (sub.status !== 201) throw new Error(`demo jeweller push subscription answered ${sub.status}`);
 }
 
 /**

@@ -230,6 +230,9 @@ export async function initiateCall(
   const shop = opts.appointmentId === undefined ? await loadCallState(db, sellerId, now) : null;
   if (shop?.state === 'closed') throw conflict(SHOP_HOURS_MESSAGES.closed, SHOP_HOURS_ERROR_CODES.closed);
   if (shop?.state === 'away') throw conflict(SHOP_HOURS_MESSAGES.away, SHOP_HOURS_ERROR_CODES.away);
+  // Nothing would ring: no app of the jeweller's is open and no device of theirs takes push (issue #40).
+  if (shop?.state === 'unreachable')
+    throw conflict(SHOP_HOURS_MESSAGES.unreachable, SHOP_HOURS_ERROR_CODES.unreachable);
   if (productId !== undefined) {
     const own = await db('products')
       .where({ id: productId, seller_id: sellerId })

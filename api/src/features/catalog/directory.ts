@@ -12,6 +12,7 @@ import { toNumber } from '../../../../db/connection';
 import { notFound } from '../../http/errors';
 import { presentSellerCard, presentStoreProfile, type SellerCardRow } from './presenter';
 import { listProducts } from './products';
+import { HAS_PUSH_SQL } from '../schedule/service';
 import { escapeLike, withLocalSettings } from './search';
 
 /** Approved shops with their seller's name, presence and public product count. */
@@ -25,6 +26,7 @@ function sellerCards(db: Knex): Knex.QueryBuilder {
       'sp.*',
       'u.display_name as seller_name',
       'pr.last_polled_at',
+      db.raw(HAS_PUSH_SQL),
       db.raw(
         '(select count(*) from products p where p.seller_id = sp.user_id and p.deleted_at is null) as product_count',
       ),

@@ -22,6 +22,8 @@ export interface ShopStateRow {
   time_zone: string;
   /** The seller's app last polled for calls or held the event stream (seller_presence). */
   last_polled_at: Date | string | null;
+  /** A device of the seller's subscribed to web push (push_subscriptions): a call rings it with the app closed. */
+  has_push: boolean;
 }
 
 /** The stored hours (a jsonb array); anything unreadable counts as none. */
@@ -83,9 +85,13 @@ export function shopCallState(
   if (!row.video_call_enabled) return { state: 'disabled' };
   if (row.away) return { state: 'away', message: row.away_message };
   const h = hoursAt(readHours(row.video_hours), row.time_zone, now);
-  if (!h.open) return { state: 'closed', opensAt: h.opensAt?.toISOString() ?? null };
+  if (!h.open)
+    return {
+      state: 'closed',
+      opensAt: h.opensAt?.toISOString() ?? null,
+      timeZone: zoneOrDefault(row.time_zone),
+    };
   const seen = row.last_polled_at === null ? null : new Date(row.last_polled_at).getTime();
-  return seen !== null && now.getTime() - seen <= onlineWindowMs
-    ? { state: 'available' }
-    : { state: 'offline' };
+  if (seen !== null && now.getTime() - seen <= onlineWindowMs) return { state: 'available' };
+  return row.has_push ? { state: 'offline' } : { state: 'unreachable' };
 }

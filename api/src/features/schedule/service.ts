@@ -10,15 +10,23 @@ import type {
 import { notFound } from '../../http/errors';
 import { readHours, shopCallState, type ShopStateRow } from './hours';
 
+/**
+ * Whether a device of the shop's seller subscribed to web push (a call would ring it with the app closed), as
+ * the `has_push` column of a query over seller_profiles sp.
+ */
+export const HAS_PUSH_SQL =
+  'exists (select 1 from push_subscriptions ps where ps.user_id = sp.user_id) as has_push';
+
 /** The columns shopCallState reads, over seller_profiles sp left-joined with seller_presence pr. */
-export const CALL_STATE_COLUMNS = [
+export const callStateColumns = (db: Knex) => [
   'sp.video_call_enabled',
   'sp.away',
   'sp.away_message',
   'sp.video_hours',
   'sp.time_zone',
   'pr.last_polled_at',
-] as const;
+  db.raw(HAS_PUSH_SQL),
+];
 
 const stateRows = (db: Knex) =>
   db('seller_profiles as sp').leftJoin('seller_presence as pr', 'pr.user_id', 'sp.user_id');
@@ -34,7 +42,7 @@ export async function loadCallStates(
   if (!ids.length) return out;
   const rows = (await stateRows(db)
     .whereIn('sp.user_id', ids)
-    .select('sp.user_id', ...CALL_STATE_COLUMNS)) as (ShopStateRow & { user_id: number })[];
+    .select('sp.user_id', ...callStateColumns(db))) as (ShopStateRow & { user_id: number })[];
   for (const r of rows) out.set(r.user_id, shopCallState(r, now));
   return out;
 }
@@ -63,7 +71,7 @@ export async function withCallStates<T extends { products: Product[] }>(
 export async function getShopHours(db: Knex, sellerId: number, now: Date): Promise<ShopHoursResponse> {
   const row = (await stateRows(db)
     .where('sp.user_id', sellerId)
-    .first(...CALL_STATE_COLUMNS)) as ShopStateRow | undefined;
+    .first(...callStateColumns(db))) as ShopStateRow | undefined;
   if (!row) throw notFound(SELLER_MESSAGES.profileNotFound, 'seller_profile_not_found');
   const hours: HoursRange[] = readHours(row.video_hours).sort(
     (a, b) => a.day - b.day || a.from.localeCompare(b.from),

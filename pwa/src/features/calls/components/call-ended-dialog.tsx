@@ -19,7 +19,8 @@ const SlotPickerDialog = lazy(() => import('./appointments').then((m) => ({ defa
 /**
  * After a call: its summary, or, for a call that did not happen, why and what the customer can do next
  * (try again, browse the shop; after a declined, missed or busy call: request a call-back, or book a video
- * appointment, which opens the slot picker once this dialog has closed).
+ * appointment, which opens the slot picker once this dialog has closed). A call the server refused because the
+ * shop cannot be rung now (closed, away, nobody's app open) says why and offers those two, not "Try again".
  */
 export function CallEndedDialog() {
   const { t } = useTranslation();
@@ -61,10 +62,18 @@ export function CallEndedDialog() {
         ? t('calls.outcome.missed', { shop })
         : ended.outcome === 'busy'
           ? t('calls.outcome.busy', { shop })
-          : ended.outcome === 'connection_lost'
-            ? t('calls.outcome.connectionLost')
-            : null;
+          : ended.outcome === 'unreachable'
+            ? (ended.reason ?? t('calls.outcome.unreachable', { shop }))
+            : ended.outcome === 'connection_lost'
+              ? t('calls.outcome.connectionLost')
+              : null;
   const canRetry = !ended.isIncoming && ended.sellerId !== null && ended.outcome !== 'summary';
+  // What to do when the shop did not answer, or cannot be rung now: a call-back or an appointment.
+  const offerInstead =
+    ended.outcome === 'declined' ||
+    ended.outcome === 'missed' ||
+    ended.outcome === 'busy' ||
+    ended.outcome === 'unreachable';
   return (
     <Dialog open onOpenChange={(open) => !open && dismissEnded()}>
       <DialogContent closeLabel={t('common.close')} data-testid="call-ended" data-outcome={ended.outcome}>
@@ -76,14 +85,16 @@ export function CallEndedDialog() {
         </DialogDescription>
         {canRetry && (
           <div className="mt-4 grid gap-2 sm:grid-cols-2">
-            <Button
-              onClick={() => {
-                dismissEnded();
-                requestCall(ended.sellerId!, shop, ended.productId ?? undefined);
-              }}
-            >
-              {t('calls.outcome.tryAgain')}
-            </Button>
+            {ended.outcome !== 'unreachable' && (
+              <Button
+                onClick={() => {
+                  dismissEnded();
+                  requestCall(ended.sellerId!, shop, ended.productId ?? undefined);
+                }}
+              >
+                {t('calls.outcome.tryAgain')}
+              </Button>
+            )}
             <Link
               to={`/sellers/${ended.sellerId}`}
               onClick={() => dismissEnded()}
@@ -91,7 +102,7 @@ export function CallEndedDialog() {
             >
               {t('calls.outcome.browseShop')}
             </Link>
-            {(ended.outcome === 'declined' || ended.outcome === 'missed' || ended.outcome === 'busy') && (
+            {offerInstead && (
               <Button
                 variant="secondary"
                 className="sm:col-span-2"
@@ -107,7 +118,7 @@ export function CallEndedDialog() {
                 {t('calls.schedule.callback.request')}
               </Button>
             )}
-            {(ended.outcome === 'declined' || ended.outcome === 'missed' || ended.outcome === 'busy') && (
+            {offerInstead && (
               <Button
                 variant="outline"
                 className="sm:col-span-2"

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import type { User } from '../../../../../api/contract/accounts';
 import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../../../api/contract/calls';
 import { CALL_LIMITS } from '../../../../../api/contract/constants';
+import { SHOP_HOURS_ERROR_CODES } from '../../../../../api/contract/shop-call-state';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
 import { ApiError, api, errorMessage } from '../../../lib/api-client';
 import { API_ROUTES } from '../../../../../api/contract/routes';
@@ -49,7 +50,11 @@ import { useLiveCallRecovery } from '../hooks/use-live-call-recovery';
 /** Everything the call UI needs: the call store's state and the provider's actions. */
 export type CallContextValue = CallSnapshot & CallActions & { user: User };
 
+/** Initiate refusals of a shop that cannot be rung now (issue #40). */
+const UNRINGABLE_CODES = new Set<string>(Object.values(SHOP_HOURS_ERROR_CODES));
+
 /** The call state and actions, from the one call store; throws where no provider is mounted. */
+
 export function useCall(): CallContextValue {
   const state = useCallState((s) => s);
   if (!state.user) throw new Error('useCall must be used within a CallProvider');
@@ -240,6 +245,19 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
           sellerId,
           participantName: sellerName || t('calls.defaultSeller'),
           outcome: 'busy',
+          productId: productId ?? null,
+        });
+        return;
+      }
+      // A shop that cannot be rung now (the page was older than its state): why, and what to do instead.
+      if (err instanceof ApiError && UNRINGABLE_CODES.has(err.code ?? '')) {
+        setEnded({
+          callId: null,
+          isIncoming: false,
+          sellerId,
+          participantName: sellerName || t('calls.defaultSeller'),
+          outcome: 'unreachable',
+          reason: translateMessage(err.message),
           productId: productId ?? null,
         });
         return;
