@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019_product_certificates';
 import * as m0020 from './migrations/0020_money_and_stock';
 import * as m0021 from './migrations/0021_search_in_tamil';
 import * as m0022 from './migrations/0022_mobile_sign_in';
+import * as m0026 from './migrations/0026_invoice_on_payment';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0020_money_and_stock': m0020,
   '0021_search_in_tamil': m0021,
   '0022_mobile_sign_in': m0022,
+  '0026_invoice_on_payment': m0026,
 };
 
 const source: Knex.MigrationSource<string> = {
