@@ -23,6 +23,7 @@ import * as m0021 from './migrations/0021_search_in_tamil';
 import * as m0022 from './migrations/0022_mobile_sign_in';
 import * as m0023 from './migrations/0023_tryon_images';
 import * as m0024 from './migrations/0024_notice_channels';
+import * as m0026 from './migrations/0026_invoice_on_payment';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0022_mobile_sign_in': m0022,
   '0023_tryon_images': m0023,
   '0024_notice_channels': m0024,
+  '0026_invoice_on_payment': m0026,
 };
 
 const source: Knex.MigrationSource<string> = {

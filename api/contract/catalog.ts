@@ -396,11 +396,13 @@ export interface StoreResponse {
   productsData: ProductListResponse;
 }
 
-/** GET /_api/catalog/stats answer: real counts for the landing hero. */
+/** GET /_api/catalog/stats answer: real counts for the landing hero and the seller pitch. */
 export interface CatalogStats {
   happyCustomers: number;
   verifiedJewelers: number;
   jewelryPieces: number;
+  /** Customers with an order placed in the last 30 days (not cancelled). */
+  monthlyBuyers: number;
 }
 
 // A product's address lives in a module without zod: the PWA's first page imports it.

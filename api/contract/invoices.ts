@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_MAX } from './constants';
+import { ID_MAX, type PaymentMethod, type PaymentStatus } from './constants';
 import {
   GST_STATES,
   INVOICE_PREFIX_PATTERN,
@@ -41,6 +41,8 @@ export const PRICING_MESSAGES = {
   gstinStateMismatch: 'The GSTIN’s first two digits must be the shop’s state code.',
   prefixInvalid: 'Invoice prefix must be 2 to 6 capital letters (for example LAK).',
   invoiceNotFound: 'Invoice not found.',
+  invoiceNotDue:
+    'The tax invoice is issued when the order is paid (cash on delivery: when the shop ships it).',
 } as const;
 const M = PRICING_MESSAGES;
 
@@ -188,9 +190,47 @@ export interface TaxInvoice {
   total: string;
   amountInWords: string;
   reverseCharge: false;
+  /** How and when the order was paid (docs/product-rules.md §10). */
+  payment: InvoicePayment;
+}
+
+/** The payment of an invoiced order, as printed on its invoice. */
+export interface InvoicePayment {
+  /** How it was paid: the method the gateway reports for the captured payment, else the one chosen. */
+  method: PaymentMethod;
+  status: PaymentStatus;
+  /** When the money was received (captured online; collected on delivery); null while cash is still due. */
+  paidAt: string | null;
+  /** The gateway's payment id (pay_…), for an online payment. */
+  reference: string | null;
 }
 
 /** GET /_api/admin/huid-missing: shops whose gold pieces of 2 g or more lack a HUID. */
 export interface HuidMissingResponse {
   shops: { sellerId: number; shopName: string; missing: number; productIds: number[] }[];
+}
+
+const PAYMENT_METHOD_NAMES: Record<PaymentMethod, string> = {
+  upi: 'UPI',
+  card: 'card',
+  netbanking: 'net banking',
+  cash_on_delivery: 'cash on delivery',
+};
+
+/**
+ * How and when an invoiced order was paid, as the PDF prints it (English, like the rest of the PDF; the page
+ * writes the same in the reader's language): "Paid by UPI on 27/11/2026, 10:15 am IST. Payment reference:
+ * pay_…" or "Payment: cash on delivery, due on delivery."
+ */
+export function invoicePaymentText(p: InvoicePayment): string {
+  const method = PAYMENT_METHOD_NAMES[p.method];
+  if (!p.paidAt) return `Payment: ${method}, due on delivery.`;
+  const when = new Date(p.paidAt).toLocaleString('en-IN', {
+    timeZone: 'Asia/Kolkata',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  const ref = p.reference ? ` Payment reference: ${p.reference}.` : '';
+  const refunded = p.status === 'refunded' ? ' Refunded.' : '';
+  return `Paid by ${method} on ${when} IST.${ref}${refunded}`;
 }

@@ -459,7 +459,7 @@ describe('GET /_api/catalog/stats', () => {
     const db = api.db.knex;
     const customer = await buildUser(db);
     const before = (await visitor.get('/_api/catalog/stats')).body;
-    expect(before).toMatchObject({ verifiedJewelers: 2, happyCustomers: 0 });
+    expect(before).toMatchObject({ verifiedJewelers: 2, happyCustomers: 0, monthlyBuyers: 0 });
     const pieces = (await list('?limit=1')).body.pagination.totalProducts;
     expect(before.jewelryPieces).toBe(pieces);
     await db('orders').insert({
@@ -477,6 +477,44 @@ describe('GET /_api/catalog/stats', () => {
       pin_code: '600004',
       payment_method: 'cash_on_delivery',
     });
-    expect((await visitor.get('/_api/catalog/stats')).body).toMatchObject({ happyCustomers: 1 });
+    expect((await visitor.get('/_api/catalog/stats')).body).toMatchObject({
+      happyCustomers: 1,
+      monthlyBuyers: 1,
+    });
+  });
+
+  it('counts as monthly buyers only customers with an order of the last 30 days that was not cancelled', async () => {
+    const db = api.db.knex;
+    const order = (customerId: number, status: string, daysAgo: number) => ({
+      customer_id: customerId,
+      seller_id: shopA.id,
+      checkout_ref: `ref-${customerId}-${status}-${daysAgo}`,
+      status,
+      subtotal: '100.00',
+      total_amount: '100.00',
+      customer_name: 'Priya',
+      customer_phone: '9876543210',
+      shipping_address: '1 Main Road',
+      city: 'Chennai',
+      state: 'Tamil Nadu',
+      pin_code: '600004',
+      payment_method: 'cash_on_delivery',
+      created_at: db.raw(`now() - make_interval(days => ?)`, [daysAgo]),
+    });
+    const before = (await visitor.get('/_api/catalog/stats')).body as { monthlyBuyers: number };
+    const recent = await buildUser(db);
+    const old = await buildUser(db);
+    const cancelled = await buildUser(db);
+    await db('orders').insert([
+      order(recent.id, 'delivered', 2),
+      order(recent.id, 'pending', 1),
+      order(old.id, 'delivered', 45),
+      order(cancelled.id, 'cancelled', 3),
+    ]);
+    const after = (await visitor.get('/_api/catalog/stats')).body as {
+      monthlyBuyers: number;
+      happyCustomers: number;
+    };
+    expect(after.monthlyBuyers - before.monthlyBuyers).toBe(1);
   });
 });

@@ -102,3 +102,20 @@ export async function payOnline(
   if ('error' in checkout) return { checkout };
   return { checkout, verify: await client.post('/_api/payments/verify', checkout) };
 }
+
+/**
+ * Checks out paying online (UPI unless the body names a method) and pays through the double: the order's tax
+ * invoice is issued once it is paid (docs/product-rules.md §10). Returns the checkout's answer.
+ */
+export async function checkoutPaid(
+  api: TestApi,
+  client: ApiClient,
+  body: Record<string, unknown> = checkoutBody(),
+): Promise<ApiResponse<CheckoutResponse & { error?: string; code?: string }>> {
+  const method = body.paymentMethod === 'cash_on_delivery' ? 'upi' : (body.paymentMethod ?? 'upi');
+  const res = await postCheckout(client, { ...body, paymentMethod: method });
+  if (res.status !== 201 || !res.body.payment) return res;
+  const { verify } = await payOnline(api, client, res.body.payment);
+  if (verify?.status !== 200) throw new Error(`payment failed: ${JSON.stringify(verify?.body)}`);
+  return res;
+}

@@ -7,7 +7,7 @@ import type { OrdersPage } from '../../api/contract/orders';
 import { invoiceTotals } from '../../pwa/src/features/orders/invoice';
 import { buildProduct, buildSeller } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
-import { checkoutBody, newCustomer, postCheckout } from './checkout-support';
+import { checkoutBody, checkoutPaid, newCustomer } from './checkout-support';
 
 /**
  * One GST figure (issue #40 item 4): for any cart, the GST the product page shows (per unit), the GST the order
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 const line = fc.record({
-  // Under ₹2,00,000 a cart, so it may be paid on delivery (the invoice is issued at checkout).
+  // Under ₹2,00,000 a cart, so it needs no PAN (it is paid online: the invoice is issued on payment).
   pricePaise: fc.integer({ min: 100, max: 1_500_000 }),
   quantity: fc.integer({ min: 1, max: 3 }),
 });
@@ -54,7 +54,8 @@ describe('one GST figure', () => {
             });
             expect(add.status, JSON.stringify(add.body)).toBe(200);
           }
-          const res = await postCheckout(
+          const res = await checkoutPaid(
+            api,
             c.client,
             checkoutBody(interState ? { city: 'Bengaluru', state: 'Karnataka', pinCode: '560011' } : {}),
           );

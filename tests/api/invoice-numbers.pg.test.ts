@@ -3,7 +3,7 @@ import { financialYear } from '../../api/contract/pricing';
 import { buildProduct, buildSeller, buildUser, type BuiltSeller, type BuiltUser } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 import { createTestDatabase } from '../support/db';
-import { checkoutBody, postCheckout, signIn } from './checkout-support';
+import { checkoutBody, checkoutPaid, postCheckout, signIn } from './checkout-support';
 
 // Row-lock concurrency can only be proven on a real PostgreSQL server: this file runs on api-pg only.
 
@@ -11,11 +11,13 @@ const CUSTOMERS = 50;
 
 let api: TestApi;
 let shop: BuiltSeller;
+let asShop: ApiClient;
 let customers: { user: BuiltUser; client: ApiClient }[] = [];
 beforeAll(async () => {
   const db = await createTestDatabase('pg', { poolMax: 20, connectionTimeoutMs: 20_000 });
   api = await startTestApi({ db, env: { UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000' } });
   shop = await buildSeller(api.db.knex, { shopName: 'Lakshmi Jewellers' });
+  asShop = await signIn(api, shop);
   customers = [];
   for (let i = 0; i < CUSTOMERS; i++) {
     const user = await buildUser(api.db.knex, { role: 'customer' });
@@ -24,8 +26,12 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
+/** The seller moves an order on (the invoice of a cash-on-delivery order is issued when it ships). */
+const setStatus = (orderId: number, status: string) =>
+  asShop.post('/_api/orders/update-status', { orderId, status });
+
 describe('invoice numbers under concurrency', () => {
-  it(`${CUSTOMERS} concurrent checkouts at one shop get ${CUSTOMERS} consecutive numbers`, async () => {
+  it(`${CUSTOMERS} concurrent payments, then ${CUSTOMERS} concurrent shipments, at one shop get consecutive numbers`, async () => {
     const fy = financialYear(api.clock.now());
     for (let round = 0; round < 2; round++) {
       // Some customers buy the same piece, others their own: contended and uncontended product locks.
@@ -34,8 +40,21 @@ describe('invoice numbers under concurrency', () => {
         const own = i % 2 ? await buildProduct(api.db.knex, shop.id, { stockQuantity: null }) : shared;
         await api.db.knex('cart_items').insert({ user_id: c.user.id, product_id: own.id, quantity: 1 });
       }
-      const results = await Promise.all(customers.map((c) => postCheckout(c.client, checkoutBody())));
-      expect(results.map((r) => r.status)).toEqual(customers.map(() => 201));
+      if (round === 0) {
+        // Paid online: each invoice is issued with its payment, all at once.
+        const results = await Promise.all(customers.map((c) => checkoutPaid(api, c.client, checkoutBody())));
+        expect(results.map((r) => r.status)).toEqual(customers.map(() => 201));
+      } else {
+        // Cash on delivery: no number at checkout; each is issued when the shop ships it, all at once.
+        const results = await Promise.all(customers.map((c) => postCheckout(c.client, checkoutBody())));
+        expect(results.map((r) => r.status)).toEqual(customers.map(() => 201));
+        const ids = results.map((r) => r.body.orders[0].id);
+        expect(await api.db.knex('invoices').whereIn('order_id', ids).pluck('id')).toEqual([]);
+        const confirmed = await Promise.all(ids.map((id) => setStatus(id, 'confirmed')));
+        expect(confirmed.map((r) => r.status)).toEqual(ids.map(() => 200));
+        const shipped = await Promise.all(ids.map((id) => setStatus(id, 'shipped')));
+        expect(shipped.map((r) => r.status)).toEqual(ids.map(() => 200));
+      }
     }
     const numbers = (await api.db
       .knex('invoices')
@@ -53,7 +72,7 @@ describe('invoice numbers under concurrency', () => {
     expect(counter.last_seq).toBe(2 * CUSTOMERS);
   });
 
-  it('a failed checkout leaves no gap', async () => {
+  it('a failed checkout and an order never paid leave no gap', async () => {
     const fy = financialYear(api.clock.now());
     const before = (await api.db
       .knex('document_counters')
@@ -67,8 +86,18 @@ describe('invoice numbers under concurrency', () => {
     for (const c of racers) {
       await api.db.knex('cart_items').insert({ user_id: c.user.id, product_id: scarce.id, quantity: 1 });
     }
-    const results = await Promise.all(racers.map((c) => postCheckout(c.client, checkoutBody())));
+    const results = await Promise.all(racers.map((c) => checkoutPaid(api, c.client, checkoutBody())));
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    // An order left unpaid (online, awaiting payment) takes no number either.
+    const unpaidProduct = await buildProduct(api.db.knex, shop.id, { stockQuantity: null });
+    await api.db
+      .knex('cart_items')
+      .insert({ user_id: customers[20].user.id, product_id: unpaidProduct.id, quantity: 1 });
+    const unpaid = await postCheckout(customers[20].client, checkoutBody({ paymentMethod: 'upi' }));
+    expect(unpaid.status).toBe(201);
+    expect(await api.db.knex('invoices').where({ order_id: unpaid.body.orders[0].id }).pluck('id')).toEqual(
+      [],
+    );
     const seqs = (await api.db
       .knex('invoices')
       .where({ seller_id: shop.id, kind: 'invoice' })

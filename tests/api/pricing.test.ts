@@ -7,7 +7,7 @@ import type { ProductMutationResponse } from '../../api/contract/products';
 import { financialYear, gramsToMg, priceBreakdown } from '../../api/contract/pricing';
 import { buildProduct, buildSeller, buildUser, type BuiltSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
-import { checkoutBody, newCustomer, postCheckout, signIn } from './checkout-support';
+import { checkoutBody, checkoutPaid, newCustomer, postCheckout, signIn } from './checkout-support';
 
 let api: TestApi;
 let shop: BuiltSeller;
@@ -281,7 +281,7 @@ describe('the GST tax invoice', () => {
     const { client: local } = await newCustomer(api);
     await local.post('/_api/cart/add', { productId: p.id, quantity: 1 });
     await local.post('/_api/cart/add', { productId: imitation.id, quantity: 2 });
-    const first = await postCheckout(local, checkoutBody());
+    const first = await checkoutPaid(api, local, checkoutBody());
     expect(first.status).toBe(201);
     const inv1 = (
       await local.get<{ invoice: TaxInvoice }>(`/_api/order/invoice?orderId=${first.body.orders[0].id}`)
@@ -317,7 +317,8 @@ describe('the GST tax invoice', () => {
     const badGstin = await postCheckout(away, checkoutBody({ buyerGstin: '29AAACB1234' }));
     expect(badGstin.status).toBe(400);
     expect(badGstin.body.error).toBe(PRICING_MESSAGES.gstinInvalid);
-    const second = await postCheckout(
+    const second = await checkoutPaid(
+      api,
       away,
       checkoutBody({
         state: 'Karnataka',
@@ -378,7 +379,7 @@ describe('the GST tax invoice', () => {
     });
     const { client } = await newCustomer(api);
     await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
-    const placed = await postCheckout(client, checkoutBody());
+    const placed = await checkoutPaid(api, client, checkoutBody());
     const orderId = placed.body.orders[0].id;
     const inv = (await client.get<{ invoice: TaxInvoice }>(`/_api/order/invoice?orderId=${orderId}`)).body
       .invoice;
@@ -414,7 +415,11 @@ describe('the GST tax invoice', () => {
     const p = await buildProduct(api.db.knex, seller.id, { price: '206000', stockQuantity: null });
     const { client } = await newCustomer(api);
     await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
-    const placed = await postCheckout(client, checkoutBody({ paymentMethod: 'upi', buyerPan: 'kvyam4321p' }));
+    const placed = await checkoutPaid(
+      api,
+      client,
+      checkoutBody({ paymentMethod: 'upi', buyerPan: 'kvyam4321p' }),
+    );
     expect(placed.status).toBe(201);
     const orderId = placed.body.orders[0].id;
     const inv = (await client.get<{ invoice: TaxInvoice }>(`/_api/order/invoice?orderId=${orderId}`)).body

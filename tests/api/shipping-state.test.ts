@@ -5,7 +5,7 @@ import type { TaxInvoice } from '../../api/contract/invoices';
 import { GST_STATES } from '../../api/contract/pricing';
 import { buildProduct, buildSeller } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
-import { checkoutBody, newCustomer, postCheckout } from './checkout-support';
+import { checkoutBody, checkoutPaid, newCustomer } from './checkout-support';
 import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
 
@@ -29,7 +29,7 @@ afterAll(async () => api?.close());
 async function checkout(overrides: Record<string, unknown>) {
   const { client } = await newCustomer(api);
   await client.post('/_api/cart/add', { productId, quantity: 1 });
-  const res = await postCheckout(client, checkoutBody(overrides));
+  const res = await checkoutPaid(api, client, checkoutBody(overrides));
   if (res.status !== 201) return { res, invoice: null };
   const inv = await client.get<{ invoice: TaxInvoice }>(
     `/_api/order/invoice?orderId=${res.body.orders[0].id}`,

@@ -82,7 +82,7 @@ async function checkoutViaApi(context: BrowserContext) {
 
 async function openCart(page: Page) {
   await header(page)
-    .getByRole('button', { name: /^Shopping cart|^ஷாப்பிங் கார்ட்/ })
+    .getByRole('button', { name: /^Shopping cart|^வாங்கும் கூடை/ })
     .click();
   const panel = page.getByRole('dialog');
   await panel.waitFor();
@@ -241,7 +241,7 @@ describe('buying as a new customer', () => {
     await page.getByText('நிலுவையில்').first().waitFor();
     await expectAccessible(page, '/orders in Tamil');
     panel = await openCart(page);
-    await panel.getByRole('heading', { name: 'ஷாப்பிங் கார்ட்' }).waitFor();
+    await panel.getByRole('heading', { name: 'வாங்கும் கூடை' }).waitFor();
     await expectAccessible(page, 'cart in Tamil');
     await panel.getByRole('link', { name: 'செக்அவுட் செய்யத் தொடரவும்' }).click();
     await page.getByRole('heading', { name: 'செக்அவுட்', level: 1 }).waitFor();

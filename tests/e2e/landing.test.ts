@@ -20,7 +20,10 @@ const SECTIONS = {
     pitch: 'Sell on Nagai',
     promo: 'Gold Exchange',
     footer: 'Contact',
-    stat: '500+',
+    jewellers: /^verified jewellers?$/,
+    buyers: /^buyers? in the last 30 days$/,
+    tryOn: 'See the pieces you can try on',
+    tryOnButton: 'Try it on',
   },
   ta: {
     hero: /^மகிழ்ச்சியான வாடிக்கையாளர்(கள்)?$/,
@@ -33,7 +36,10 @@ const SECTIONS = {
     pitch: 'நகை தளத்தில் விற்பனை செய்யுங்கள்',
     promo: 'பழைய தங்கம் மாற்று',
     footer: 'தொடர்புக்கு',
-    stat: '500+',
+    jewellers: /^சரிபார்க்கப்பட்ட நகைக்கடை(கள்)?$/,
+    buyers: /^கடந்த 30 நாட்களில் வாங்கியவர்(கள்)?$/,
+    tryOn: 'அணிந்து பார்க்கக்கூடிய நகைகளைப் பாருங்கள்',
+    tryOnButton: null,
   },
 } as const;
 
@@ -44,7 +50,19 @@ async function checkSections(page: Page, lang: keyof typeof SECTIONS) {
   for (const name of [s.categories, s.topSellers, s.features, s.how, s.pitch, s.promo, s.footer]) {
     await page.getByRole('heading', { name, exact: true }).waitFor();
   }
-  await page.getByText(s.stat, { exact: true }).waitFor();
+  // The seller pitch states only live counts, the same the API answers (never "500+" beside "13").
+  const live = (await (await fetch(new URL('/_api/catalog/stats', baseUrl()))).json()) as {
+    verifiedJewelers: number;
+    monthlyBuyers: number;
+  };
+  const pitch = page.locator('section[aria-labelledby="pitch-heading"] dl');
+  await expect
+    .poll(() => pitch.locator('dd').allTextContents())
+    .toEqual([live.verifiedJewelers.toLocaleString('en-IN'), live.monthlyBuyers.toLocaleString('en-IN')]);
+  const pitchLabels = await pitch.locator('dt').allTextContents();
+  expect(pitchLabels[0]).toMatch(s.jewellers);
+  expect(pitchLabels[1]).toMatch(s.buyers);
+  expect(await page.locator('main').textContent()).not.toMatch(/500\+|10K\+/);
   // Real stats from the API, and eight top sellers linking to their stores.
   const stats = await page.locator('main dl').first().locator('dd').allTextContents();
   expect(stats.every((v) => /^[\d,]+$/.test(v))).toBe(true);
@@ -127,6 +145,30 @@ describe('landing', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const lang of ['en', 'ta'] as const) {
+    it(`leads "Virtual try-on" to pieces that can be tried on (${lang})`, async () => {
+      const s = SECTIONS[lang];
+      const context = await newContext(browser);
+      if (lang === 'ta') await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
+      const page = await context.newPage();
+      await page.goto('/');
+      await page.locator('#features').getByRole('link', { name: s.tryOn }).click();
+      await page.waitForURL(
+        (u) => u.pathname === '/marketplace' && u.searchParams.get('category') === 'earrings',
+      );
+      if (s.tryOnButton) {
+        // A piece listed there offers the try-on on its page.
+        const first = page.locator('main article a[href^="/product/"]').first();
+        await first.waitFor();
+        const href = (await first.getAttribute('href'))!;
+        await page.goto(href);
+        await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+        await page.getByRole('button', { name: s.tryOnButton }).waitFor();
+      }
+      await context.close();
+    });
+  }
 
   it('fits a 360 px phone', async () => {
     const context = await newContext(browser, { mobile: true });

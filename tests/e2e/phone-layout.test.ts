@@ -182,7 +182,7 @@ describe('360 px phones, in English and Tamil', () => {
       // The cart panel, from the header.
       await page
         .locator('header')
-        .getByRole('button', { name: /^Shopping cart|^ஷாப்பிங் கார்ட்/ })
+        .getByRole('button', { name: /^Shopping cart|^வாங்கும் கூடை/ })
         .click();
       await expectFits(page, `cart panel (${language})`, page.getByRole('dialog').getByTestId('cart-line'));
       await context.close();

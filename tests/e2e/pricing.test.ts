@@ -133,7 +133,21 @@ describe('rate-linked pricing on the product page (issue #25)', () => {
     )) as { orders: { id: number }[] };
     const orderPage = await customer.newPage();
     await orderPage.goto(`/orders/${placed.orders[0].id}`);
+    // Cash on delivery: no invoice number before the shop ships it (issue #40 item 6).
+    await orderPage.getByTestId('gst-invoice-not-due').waitFor();
+    expect(await orderPage.getByTestId('gst-invoice').count()).toBe(0);
+    const shop = await newContext(browser);
+    await signInViaApi(shop, DEMO_ACCOUNTS.seller);
+    for (const status of ['confirmed', 'shipped'])
+      await post(shop, '/_api/orders/update-status', { orderId: placed.orders[0].id, status });
+    await shop.close();
+    await orderPage.reload();
     await orderPage.getByTestId('gst-invoice').waitFor();
+    // The gold line's HUID, and how the order is paid.
+    expect(await orderPage.getByTestId('gst-line-huid').textContent()).toBe('HUID AB12CD');
+    expect(await orderPage.getByTestId('gst-payment').textContent()).toBe(
+      'Payment: Cash on delivery, due on delivery.',
+    );
     expect(await orderPage.getByTestId('gst-invoice-number').textContent()).toMatch(
       /^Invoice No: [A-Z]{2,6}\/\d{4}-\d{2}\/\d{6}$/,
     );

@@ -51,7 +51,23 @@ const invoice: TaxInvoice = {
   total: '20600.00',
   amountInWords: 'Rupees Twenty Thousand Six Hundred Only',
   reverseCharge: false,
+  payment: {
+    method: 'upi',
+    status: 'paid',
+    paidAt: '2026-11-20T06:30:00.000Z',
+    reference: 'pay_Q1w2E3r4T5y6U7',
+  },
 } as TaxInvoice;
+
+async function pdfText(inv: TaxInvoice): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({
+    data: new Uint8Array(await renderInvoicePdf(inv)),
+    useSystemFonts: false,
+  }).promise;
+  const content = await (await doc.getPage(1)).getTextContent();
+  return content.items.map((i) => ('str' in i ? i.str : '')).join('');
+}
 
 describe('the invoice PDF', () => {
   it('sets Tamil in the Tamil font and everything else in the Latin one, even within a label', async () => {
@@ -81,5 +97,17 @@ describe('the invoice PDF', () => {
     expect(text).toContain('Place of supply: ');
     expect(text).toContain('தமிழ்நாடு');
     expect(text).toContain('HUID AB12CD');
+  });
+
+  it('prints how and when the order was paid, with the payment reference (issue #40 item 6)', async () => {
+    const text = await pdfText(invoice);
+    expect(text).toContain('Paid by UPI on 20 Nov 2026, 12:00 pm IST.');
+    expect(text).toContain('Payment reference: pay_Q1w2E3r4T5y6U7.');
+    const cash = await pdfText({
+      ...invoice,
+      payment: { method: 'cash_on_delivery', status: 'cash_due', paidAt: null, reference: null },
+    });
+    expect(cash).toContain('Payment: cash on delivery, due on delivery.');
+    expect(cash).not.toContain('Paid by');
   });
 });

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../http/context';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors';
 import { queryWithSession, type SessionRow } from '../../http/session';
 import { GST_PERCENT, HSN_IMITATION, HSN_JEWELLERY, IMITATION_MATERIALS } from '../../../contract/pricing';
-import { INVOICE_CTES, invoiceBindings } from '../invoices/service';
+import { buyerStateCode } from '../invoices/service';
 import { loadOrders } from '../orders/service';
 import { isOnlinePayment } from '../../../contract/constants';
 import { LARGE_ORDER_PAISE, maskPan, PAYMENT_MESSAGES } from '../../../contract/payments';
@@ -177,11 +177,13 @@ const CHECKOUT_CTES = `customer as (
      ), o as (
        insert into orders (customer_id, seller_id, checkout_ref, status, subtotal, gst_total, shipping_charges,
                            total_amount, customer_name, customer_phone, shipping_address, city, state, pin_code,
-                           payment_method, payment_status, pay_before, buyer_pan_enc, buyer_pan_masked)
+                           payment_method, payment_status, pay_before, buyer_pan_enc, buyer_pan_masked,
+                           buyer_gstin, buyer_state_code)
        select c.id, s.seller_id, ?, 'pending', s.subtotal, s.gst_total, 0, s.subtotal, ?, ?, ?, ?, ?, ?, ?,
               case when ?::text = 'cash_on_delivery' then 'cash_due' else 'pending' end,
               case when ?::text = 'cash_on_delivery' then null else ?::timestamptz end,
-              case when s.subtotal * 100 >= ? then ?::text end, case when s.subtotal * 100 >= ? then ?::text end
+              case when s.subtotal * 100 >= ? then ?::text end, case when s.subtotal * 100 >= ? then ?::text end,
+              ?::text, ?::text
          from shops s, customer c
         order by s.seller_id
        returning id, seller_id
@@ -210,7 +212,7 @@ const CHECKOUT_CTES = `customer as (
          join o on o.seller_id = s.seller_id
         where h.id = x.id and h.status = 'active'
        returning h.id
-     ), ${INVOICE_CTES}`;
+     )`;
 
 /** One row per existing key (kind 'key') or cart line (kind 'line'), with what the statement did. */
 const CHECKOUT_SELECT = `select x.*,
@@ -412,11 +414,13 @@ export async function checkoutWithSession(
           pan?.enc ?? null,
           LARGE_ORDER_PAISE,
           pan?.masked ?? null,
+          // The tax invoice is issued when it is due (on payment, or cash on delivery when shipped), from these.
+          input.buyerGstin ?? null,
+          buyerStateCode(input),
           [...IMITATION_MATERIALS],
           HSN_IMITATION,
           HSN_JEWELLERY,
           now,
-          ...invoiceBindings(input, now),
         ],
       );
       return { ...read, checkoutRef };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { formatInr, toPaise } from '../../../contract/money';
-import type { TaxInvoice } from '../../../contract/invoices';
+import { invoicePaymentText, type TaxInvoice } from '../../../contract/invoices';
 
 /**
  * The GST tax invoice as a PDF (pdfkit). Text is set in Noto Sans, which has the rupee sign, and any run with
@@ -173,6 +173,7 @@ export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
   doc.moveDown(0.8);
   write(`Amount in words: ${inv.amountInWords}`, { x: left, y: doc.y, width });
   write('Tax payable on reverse charge: No', { width });
+  write(invoicePaymentText(inv.payment), { width });
   if (inv.creditNote) {
     doc.moveDown(0.5);
     write(

@@ -16,17 +16,20 @@ import {
   invoiceMoney,
 } from '../../../contract/pricing';
 import { notFound } from '../../http/errors';
+import { PAYMENT_METHODS, type PaymentMethod, type PaymentStatus } from '../../../contract/constants';
 
 /**
- * The GST tax invoice (docs/product-rules.md §10). An order's invoice number is assigned AT CHECKOUT, in the
- * checkout statement itself (these CTEs are appended to it): one counter row per shop, kind and financial year
- * is incremented (`insert … on conflict do update`, which waits for a concurrent checkout's row lock and then
- * reads its committed value) and the invoice row inserted in the same atomic statement as the order. A checkout
- * that fails writes neither, so the numbers of a shop's year are consecutive: no gaps, no repeats.
+ * The GST tax invoice (docs/product-rules.md §10). An order's invoice is issued when it is due, never before:
+ * an online order's in the transaction that records its captured payment (payments/service.ts applyCapture),
+ * a cash-on-delivery order's in the transaction that ships it (or delivers it, when it skipped shipping). One
+ * counter row per shop, kind and financial year is incremented (`insert … on conflict do update`, which waits
+ * for a concurrent issue's row lock and then reads its committed value) in the same statement that inserts the
+ * invoice row; a transaction that fails writes neither, so the numbers of a shop's year are consecutive: no
+ * gaps, no repeats. An order that is never paid (released unpaid, cancelled before shipping) never takes one.
  *
- * The invoice copies the seller's legal name, address, GSTIN and state code and the buyer's details when it is
- * issued; a later profile change never rewrites it. A cancellation after invoicing issues a credit note with
- * its own series (issueCreditNote); the invoice itself stays as it was.
+ * The invoice copies the seller's legal name, address, GSTIN and state code and the buyer's details (from the
+ * order, as checkout recorded them) when it is issued; a later change never rewrites it. A cancellation after
+ * invoicing issues a credit note with its own series (issueCreditNote); the invoice itself stays as it was.
  *
  * The prefix: the shop's invoice_prefix, else the first three Latin letters of its name (pricing.ts
  * defaultInvoicePrefix, written here in SQL), else NGI.
@@ -35,42 +38,44 @@ const PREFIX_SQL = `coalesce(sp.invoice_prefix,
   case when length(regexp_replace(upper(sp.shop_name), '[^A-Z]', '', 'g')) >= 2
        then left(regexp_replace(upper(sp.shop_name), '[^A-Z]', '', 'g'), 3) else '${DEFAULT_INVOICE_PREFIX}' end)`;
 
-export const INVOICE_CTES = `counters as (
+const ISSUE_SQL = `with o as (
+       select o.* from orders o
+        where o.id = ? and o.status <> 'cancelled'
+          and not exists (select 1 from invoices i where i.order_id = o.id and i.kind = 'invoice')
+     ), counters as (
        insert into document_counters (seller_id, kind, fy, last_seq)
-       select s.seller_id, 'invoice', ?, 1 from shops s order by s.seller_id
+       select o.seller_id, 'invoice', ?, 1 from o
        on conflict (seller_id, kind, fy) do update set last_seq = document_counters.last_seq + 1
        returning seller_id, fy, last_seq
-     ), invoiced as (
-       insert into invoices (order_id, seller_id, kind, fy, seq, number, issued_at, seller_legal_name,
-                             seller_address, seller_gstin, seller_state_code, buyer_name, buyer_address,
-                             buyer_gstin, buyer_state, buyer_state_code)
-       select o.id, o.seller_id, 'invoice', k.fy, k.last_seq,
-              ${PREFIX_SQL} || '/' || k.fy || '/' || lpad(k.last_seq::text, ${INVOICE_SEQ_DIGITS}, '0'),
-              ?, coalesce(sp.legal_name, sp.shop_name),
-              concat_ws(', ', sp.shop_address, sp.city, sp.state || ' - ' || sp.pincode),
-              sp.gst_number, coalesce(sp.gst_state_code, left(sp.gst_number, 2)), ?, ?, ?, ?, ?
-         from o join counters k on k.seller_id = o.seller_id
-         join seller_profiles sp on sp.user_id = o.seller_id
-        order by o.seller_id
-       returning 1
-     )`;
+     )
+     insert into invoices (order_id, seller_id, kind, fy, seq, number, issued_at, seller_legal_name,
+                           seller_address, seller_gstin, seller_state_code, buyer_name, buyer_address,
+                           buyer_gstin, buyer_state, buyer_state_code)
+     select o.id, o.seller_id, 'invoice', k.fy, k.last_seq,
+            ${PREFIX_SQL} || '/' || k.fy || '/' || lpad(k.last_seq::text, ${INVOICE_SEQ_DIGITS}, '0'),
+            ?, coalesce(sp.legal_name, sp.shop_name),
+            concat_ws(', ', sp.shop_address, sp.city, sp.state || ' - ' || sp.pincode),
+            sp.gst_number, coalesce(sp.gst_state_code, left(sp.gst_number, 2)), o.customer_name,
+            o.shipping_address || ', ' || o.city || ', ' || o.state || ' - ' || o.pin_code,
+            o.buyer_gstin, o.state, o.buyer_state_code
+       from o join counters k on k.seller_id = o.seller_id
+       join seller_profiles sp on sp.user_id = o.seller_id
+     returning id`;
+
+/**
+ * Issues the tax invoice of each order that has none yet (the caller holds the orders' rows locked, in the
+ * transaction that makes them due). One statement per order, in order id order, so two orders of one shop in
+ * one call take consecutive numbers.
+ */
+export async function issueInvoices(trx: Knex, orderIds: readonly number[], at: Date): Promise<void> {
+  for (const id of [...orderIds].sort((a, b) => a - b)) {
+    await trx.raw(ISSUE_SQL, [id, financialYear(at), at]);
+  }
+}
 
 /** The buyer's state code: their GSTIN's, else the shipping state's, chosen from the list at checkout. */
 export const buyerStateCode = (input: Pick<CheckoutData, 'stateCode' | 'buyerGstin'>) =>
   input.buyerGstin ? input.buyerGstin.slice(0, 2) : input.stateCode;
-
-/** The bindings of INVOICE_CTES, in order. */
-export function invoiceBindings(input: CheckoutData, now: Date): unknown[] {
-  return [
-    financialYear(now),
-    now,
-    input.customerName,
-    `${input.shippingAddress}, ${input.city}, ${input.state} - ${input.pinCode}`,
-    input.buyerGstin ?? null,
-    input.state,
-    buyerStateCode(input),
-  ];
-}
 
 /**
  * Issues the credit note of a cancelled order that had an invoice, in the cancelling transaction: the next
@@ -141,14 +146,47 @@ const presentDoc = (r: DocRow): TaxDocument => ({
 export async function loadTaxInvoice(db: Knex, orderId: number, viewer: { id: number }): Promise<TaxInvoice> {
   const order = (await db('orders')
     .where({ id: orderId })
-    .first('customer_id', 'seller_id', 'buyer_pan_masked')) as
-    { customer_id: number; seller_id: number; buyer_pan_masked: string | null } | undefined;
+    .first(
+      'customer_id',
+      'seller_id',
+      'buyer_pan_masked',
+      'payment_method',
+      'payment_status',
+      'paid_at',
+      'gateway_order_id',
+      'status',
+    )) as
+    | {
+        customer_id: number;
+        seller_id: number;
+        buyer_pan_masked: string | null;
+        payment_method: PaymentMethod;
+        payment_status: PaymentStatus;
+        paid_at: Date | string | null;
+        gateway_order_id: string | null;
+        status: string;
+      }
+    | undefined;
   if (!order || (order.customer_id !== viewer.id && order.seller_id !== viewer.id)) {
     throw notFound(PRICING_MESSAGES.invoiceNotFound, 'invoice_not_found');
   }
   const docs = (await db('invoices').where({ order_id: orderId }).orderBy('id')) as DocRow[];
   const inv = docs.find((d) => d.kind === 'invoice');
-  if (!inv) throw notFound(PRICING_MESSAGES.invoiceNotFound, 'invoice_not_found');
+  if (!inv) {
+    // Not issued yet (awaiting payment or shipping), or never (cancelled unpaid).
+    if (order.status !== 'cancelled') throw notFound(PRICING_MESSAGES.invoiceNotDue, 'invoice_not_due');
+    throw notFound(PRICING_MESSAGES.invoiceNotFound, 'invoice_not_found');
+  }
+  const captured = order.gateway_order_id
+    ? ((await db('gateway_payments')
+        .where({ gateway_order_id: order.gateway_order_id, applied: true })
+        .orderBy('id')
+        .first('gateway_payment_id', 'method')) as
+        { gateway_payment_id: string; method: string | null } | undefined)
+    : undefined;
+  const paidWith = (PAYMENT_METHODS as readonly string[]).includes(captured?.method ?? '')
+    ? (captured!.method as PaymentMethod)
+    : order.payment_method;
   const credit = docs.find((d) => d.kind === 'credit_note') ?? null;
   const lines = (await db('order_items')
     .where({ order_id: orderId })
@@ -212,5 +250,11 @@ export async function loadTaxInvoice(db: Knex, orderId: number, viewer: { id: nu
     total: fromPaise(money.total),
     amountInWords: amountInWords(money.total),
     reverseCharge: false,
+    payment: {
+      method: paidWith,
+      status: order.payment_status,
+      paidAt: order.paid_at ? new Date(order.paid_at).toISOString() : null,
+      reference: captured?.gateway_payment_id ?? null,
+    },
   };
 }

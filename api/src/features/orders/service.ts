@@ -13,7 +13,7 @@ import {
 } from '../../../contract/orders';
 import { hotQuery, toNumber } from '../../../../db/connection';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
-import { issueCreditNote } from '../invoices/service';
+import { issueCreditNote, issueInvoices } from '../invoices/service';
 import { isOnlinePayment, type PaymentMethod, type PaymentStatus } from '../../../contract/constants';
 import { PAYMENT_MESSAGES } from '../../../contract/payments';
 import { recordRefund } from '../payments/ledger';
@@ -277,6 +277,11 @@ export async function updateOrderStatus(
       )) as { rows: { id: number }[] }
     ).rows;
     if (updated.length === 0) throw conflict(ORDER_MESSAGES.staleOrder, 'stale_order');
+    // A cash-on-delivery order's tax invoice is due when its goods leave the shop (an online order's was
+    // issued with its payment): issued now, in this transaction (docs/product-rules.md §10).
+    if ((target === 'shipped' || target === 'delivered') && row.payment_method === 'cash_on_delivery') {
+      await issueInvoices(trx, [orderId], now);
+    }
     // The buyer hears of it by SMS when they opted in (issue #37).
     if (target === 'shipped' || target === 'delivered')
       await queueOrderNotices(

@@ -16,6 +16,7 @@ import { metrics } from '../../http/metrics';
 import type { OrderViewer } from '../orders/presenter';
 import { loadOrders } from '../orders/service';
 import { GatewayError, type GatewayPayment, type PaymentGateway } from './gateway';
+import { issueInvoices } from '../invoices/service';
 import { recordSale } from './ledger';
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures';
 
@@ -223,6 +224,12 @@ export async function applyCapture(
   );
   await trx.raw(`update gateway_payments set applied = true where gateway_payment_id = ?`, [payment.id]);
   await trx.raw(`update gateway_orders set status = 'paid' where gateway_order_id = ?`, [payment.order_id]);
+  // Paid: the tax invoices are due now, and are issued in this transaction (docs/product-rules.md §10).
+  await issueInvoices(
+    trx,
+    orders.map((o) => o.id),
+    now,
+  );
   // The buyer hears of it by SMS when they opted in (issue #37).
   await queueOrderNotices(
     trx,

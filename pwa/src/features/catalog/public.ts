@@ -8,3 +8,4 @@ export { ProductGrid } from './components/product-grid';
 export { SearchBox } from './components/search-box';
 export { SellerCard, SellerCardSkeleton } from './components/seller-card';
 export { parseMarketplaceParams, toMarketplaceParams } from './utils/marketplace-params';
+export { formatMeasure, translateValue } from './utils/product-values';

@@ -7,7 +7,8 @@ import { productPath } from '../../../../../api/contract/product-path';
 import { useExtensions } from '../../../app/extensions';
 import { ResponsiveImage } from '../../../components/ui/responsive-image';
 import { cn } from '../../../lib/cn';
-import { formatCategory, formatPrice } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
+import { formatMeasure, translateValue } from '../utils/product-values';
 import { HydrateLater } from '../../../lib/hydrate-later';
 import { HallmarkDetails, PriceBreakdown } from './price-breakdown';
 import { ShareButton } from './share-button';
@@ -15,23 +16,26 @@ import { storePath } from '../../../lib/store-path';
 
 type SpecRow = { key: string; value: string };
 
-/** Every specification field that has a value, as label key and display text (docs/product-rules.md §2 'More details'). */
+/**
+ * Every specification field that has a value, as label key and display text in the reader's language
+ * (docs/product-rules.md §2 'More details', §8).
+ */
 export function specRows(p: Product, price: (v: string) => string): SpecRow[] {
   const rows: [string, unknown, ((v: never) => string)?][] = [
-    ['category', p.category, (v: string) => formatCategory(v)],
-    ['material', p.material, (v: string) => formatCategory(v)],
+    ['category', p.category, (v: string) => translateValue('category', v)],
+    ['material', p.material, (v: string) => translateValue('material', v)],
     ['sku', p.sku],
-    ['purity', p.purity],
-    ['weight', p.weight, (v: number) => `${v} g`],
-    ['width', p.width, (v: number) => `${v} mm`],
-    ['height', p.height, (v: number) => `${v} mm`],
+    ['purity', p.purity, (v: string) => translateValue('purity', v)],
+    ['weight', p.weight, (v: number) => formatMeasure('grams', v)],
+    ['width', p.width, (v: number) => formatMeasure('millimetres', v)],
+    ['height', p.height, (v: number) => formatMeasure('millimetres', v)],
     ['size', p.size],
     ['sizeAvailable', p.sizeAvailable.length ? p.sizeAvailable : null, (v: string[]) => v.join(', ')],
     ['diamondsTotalCount', p.diamondsTotalCount],
-    ['diamondsType', p.diamondsType],
-    ['diamondsTotalWeight', p.diamondsTotalWeight, (v: number) => `${v} ct`],
+    ['diamondsType', p.diamondsType, (v: string) => translateValue('text', v)],
+    ['diamondsTotalWeight', p.diamondsTotalWeight, (v: number) => formatMeasure('carats', v)],
     ['gemstoneTotalCount', p.gemstoneTotalCount],
-    ['gemstoneType', p.gemstoneType],
+    ['gemstoneType', p.gemstoneType, (v: string) => translateValue('text', v)],
     ['makingCharges', p.makingCharges, price],
     ['stoneCharges', p.stoneCharges, price],
     ['discountAmount', p.discountAmount, price],

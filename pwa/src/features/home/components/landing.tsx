@@ -192,6 +192,9 @@ function TopSellers() {
   );
 }
 
+/** Where "Virtual try-on" leads: the marketplace's earrings, each with "Try it on" on its page. */
+const TRY_ON_HREF = '/marketplace?category=earrings';
+
 const FEATURES = [
   { id: 'video', Icon: Video },
   { id: 'tryOn', Icon: Glasses },
@@ -216,6 +219,15 @@ function Features() {
               </span>
               <h3 className="mt-3 text-lg font-semibold text-ink">{t(`landing.features.${id}.title`)}</h3>
               <p className="mt-1 text-sm text-muted">{t(`landing.features.${id}.text`)}</p>
+              {id === 'tryOn' && (
+                // Try-on works for earrings, nose pins, necklaces and pendants (§16): earrings first.
+                <Link
+                  to={TRY_ON_HREF}
+                  className="mt-2 inline-flex min-h-6 items-center text-sm font-semibold text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+                >
+                  {t('landing.features.tryOn.link')}
+                </Link>
+              )}
             </li>
           ))}
         </ul>
@@ -266,6 +278,7 @@ const PITCH = [
 
 function SellerPitch() {
   const { t } = useTranslation();
+  const stats = useQuery(sellerQueries.stats());
   return (
     <section aria-labelledby="pitch-heading" className="bg-brand-800 py-14 text-white">
       <div className="mx-auto grid w-full max-w-7xl gap-10 px-3 sm:px-4 lg:grid-cols-2">
@@ -303,11 +316,29 @@ function SellerPitch() {
               {t('landing.pitch.testimonial.shop')}
             </figcaption>
           </figure>
+          {/* The pitch's figures are the live counts the hero shows (docs/product-rules.md §2), never a claim. */}
           <dl className="grid grid-cols-2 gap-4">
-            {(['jewelers', 'buyers'] as const).map((k) => (
+            {(
+              [
+                ['jewelers', stats.data?.verifiedJewelers],
+                ['buyers', stats.data?.monthlyBuyers],
+              ] as const
+            ).map(([k, value]) => (
               <div key={k} className="rounded-xl bg-white/10 p-5 text-center">
-                <dd className="text-3xl font-bold text-gold-400">{t(`landing.pitch.stats.${k}.value`)}</dd>
-                <dt className="mt-1 text-sm text-white/90">{t(`landing.pitch.stats.${k}.label`)}</dt>
+                <dd className="text-3xl font-bold text-gold-400">
+                  {value === undefined ? (
+                    stats.isError ? (
+                      '—'
+                    ) : (
+                      <Skeleton className="mx-auto h-8 w-16" />
+                    )
+                  ) : (
+                    formatNumber(value)
+                  )}
+                </dd>
+                <dt className="mt-1 text-sm break-words text-white/90">
+                  {t(`landing.pitch.stats.${k}`, { count: value ?? 0 })}
+                </dt>
               </div>
             ))}
           </dl>

@@ -7,6 +7,7 @@ import { API_ROUTES } from '../../../../../api/contract/routes';
 import { buttonClasses } from '../../../components/ui/button';
 import { api, ApiError } from '../../../lib/api-client';
 import { formatOrderDate } from './format-date';
+import { translateValue } from '../../catalog/public';
 
 export const gstInvoiceQuery = (orderId: number) => ({
   queryKey: ['orders', 'gst-invoice', orderId] as const,
@@ -41,9 +42,43 @@ export function InvoicePdfLink({ orderId }: { orderId: number }) {
  * state, place of supply, lines with HSN, purity, weight and taxable value, the tax split, total, amount in words.
  */
 export function GstInvoice({ orderId }: { orderId: number }) {
+  const { t } = useTranslation();
   const invoice = useQuery(gstInvoiceQuery(orderId));
+  // Not issued yet: it is issued when the order is paid (cash on delivery: when it ships), never before.
+  if (invoice.error instanceof ApiError && invoice.error.code === 'invoice_not_due') {
+    return (
+      <p
+        role="note"
+        className="mt-6 border-t border-stone-200 pt-4 text-sm text-muted"
+        data-testid="gst-invoice-not-due"
+      >
+        {t('orders.gstInvoice.notDue')}
+      </p>
+    );
+  }
   if (!invoice.data) return null;
   return <GstInvoiceBody invoice={invoice.data.invoice} />;
+}
+
+/** How and when the order was paid, in the reader's language (the PDF prints the same in English). */
+function PaymentNote({ payment }: { payment: TaxInvoice['payment'] }) {
+  const { t } = useTranslation();
+  const method = t(`checkout.payment.${payment.method}`);
+  return (
+    <p data-testid="gst-payment">
+      {payment.paidAt
+        ? t('orders.gstInvoice.paidBy', { method, date: formatOrderDate(payment.paidAt, true) })
+        : t('orders.gstInvoice.paymentDue', { method })}
+      {payment.reference && (
+        <>
+          {' '}
+          <span className="break-all">
+            {t('orders.gstInvoice.reference', { reference: payment.reference })}
+          </span>
+        </>
+      )}
+    </p>
+  );
 }
 
 function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
@@ -103,8 +138,10 @@ function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
         tabIndex={0}
         role="region"
         aria-label={t('orders.gstInvoice.caption')}
+        data-testid="gst-invoice-items"
       >
-        <table className="w-full min-w-[36rem] text-left">
+        {/* Stacked lines on a phone, a table from 640 px (invoice.css). */}
+        <table className="invoice-table w-full min-w-[36rem] text-left">
           <caption className="sr-only">{t('orders.gstInvoice.caption')}</caption>
           <thead>
             <tr className="border-b border-stone-200 text-muted">
@@ -136,14 +173,30 @@ function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
               <tr key={i} className="border-b border-stone-100" data-testid="gst-line">
                 <th scope="row" className="py-1 pr-2 font-medium text-ink">
                   {l.description}
-                  {l.huid && <span className="block text-xs text-muted">HUID {l.huid}</span>}
+                  {l.huid && (
+                    <span className="block text-xs text-muted" data-testid="gst-line-huid">
+                      {t('orders.gstInvoice.huid', { huid: l.huid })}
+                    </span>
+                  )}
                 </th>
-                <td className="px-2 py-1">{l.hsn}</td>
-                <td className="px-2 py-1">{l.purity ?? '–'}</td>
-                <td className="px-2 py-1">{weight(l.netWeight, l.grossWeight)}</td>
-                <td className="px-2 py-1 text-right">{l.quantity}</td>
-                <td className="px-2 py-1 text-right">{inr(l.taxableValue)}</td>
-                <td className="py-1 pl-2 text-right">{inr(l.gst)}</td>
+                <td className="px-2 py-1" data-label={t('orders.gstInvoice.hsn')}>
+                  {l.hsn}
+                </td>
+                <td className="px-2 py-1" data-label={t('orders.gstInvoice.purity')}>
+                  {l.purity ? translateValue('purity', l.purity) : '–'}
+                </td>
+                <td className="px-2 py-1" data-label={t('orders.gstInvoice.weight')}>
+                  {weight(l.netWeight, l.grossWeight)}
+                </td>
+                <td className="px-2 py-1 text-right" data-label={t('orders.gstInvoice.quantity')}>
+                  {l.quantity}
+                </td>
+                <td className="px-2 py-1 text-right" data-label={t('orders.gstInvoice.taxable')}>
+                  {inr(l.taxableValue)}
+                </td>
+                <td className="py-1 pl-2 text-right" data-label={t('orders.gstInvoice.gst')}>
+                  {inr(l.gst)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -179,6 +232,7 @@ function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
       {/* The amount in words is the legal text of the invoice: English, as printed on the PDF. */}
       <p className="mt-2">{t('orders.gstInvoice.inWords', { words: inv.amountInWords })}</p>
       <p className="text-muted">{t('orders.gstInvoice.reverseCharge')}</p>
+      <PaymentNote payment={inv.payment} />
     </section>
   );
 }

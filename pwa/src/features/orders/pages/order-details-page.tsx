@@ -162,14 +162,16 @@ function Invoice({ order }: { order: Order }) {
         </section>
       </div>
 
-      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      {/* Stacked lines on a phone (invoice.css); a table from 640 px, scrolling sideways if still too narrow:
+          focusable, so a keyboard can scroll it too. */}
       <div
         className="overflow-x-auto py-4"
         tabIndex={0}
         role="region"
         aria-label={t('orders.invoice.itemsCaption')}
+        data-testid="invoice-items"
       >
-        <table className="w-full min-w-[32rem] text-left text-sm">
+        <table className="invoice-table w-full min-w-[32rem] text-left text-sm">
           <caption className="sr-only">{t('orders.invoice.itemsCaption')}</caption>
           <thead>
             <tr className="border-b border-stone-200 text-muted">
@@ -196,10 +198,18 @@ function Invoice({ order }: { order: Order }) {
                 <th scope="row" className="py-2 pr-2 font-medium text-ink">
                   {item.product.name}
                 </th>
-                <td className="px-2 py-2 text-right">{item.quantity}</td>
-                <td className="px-2 py-2 text-right">{money(item.price)}</td>
-                <td className="px-2 py-2 text-right">{money(item.gstAmount)}</td>
-                <td className="py-2 pl-2 text-right font-medium">{money(item.lineTotal)}</td>
+                <td className="px-2 py-2 text-right" data-label={t('orders.invoice.quantity')}>
+                  {item.quantity}
+                </td>
+                <td className="px-2 py-2 text-right" data-label={t('orders.invoice.unitPrice')}>
+                  {money(item.price)}
+                </td>
+                <td className="px-2 py-2 text-right" data-label={t('orders.invoice.gstPerUnit')}>
+                  {money(item.gstAmount)}
+                </td>
+                <td className="py-2 pl-2 text-right font-medium" data-label={t('orders.invoice.amount')}>
+                  {money(item.lineTotal)}
+                </td>
               </tr>
             ))}
           </tbody>
