@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { LocaleGate } from '../../../lib/locale-gate';
 import { sessionQuery } from '../../../lib/session';
 
-const loadPicker = () => import('./appointments');
+const loadPicker = () => import('./slot-picker-dialog');
 // The slot picker (with its queries and toasts) loads when the button is pressed; the button needs only its
 // strings, which load on the page that shows it (LocaleGate below), not with a visitor's first page.
 const SlotPickerDialog = lazy(() => loadPicker().then((m) => ({ default: m.SlotPickerDialog })));

@@ -14,7 +14,9 @@ import { useCall } from './call-provider';
 import { CallSummary } from './call-summary';
 
 // The slot picker loads when the customer asks for it (issue #22).
-const SlotPickerDialog = lazy(() => import('./appointments').then((m) => ({ default: m.SlotPickerDialog })));
+const SlotPickerDialog = lazy(() =>
+  import('./slot-picker-dialog').then((m) => ({ default: m.SlotPickerDialog })),
+);
 
 /**
  * After a call: its summary, or, for a call that did not happen, why and what the customer can do next

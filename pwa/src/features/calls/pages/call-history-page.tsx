@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { CallHistory } from '../components/call-history';
 import { MyCallbacks } from '../components/my-callbacks';
-import { MyAppointments } from '../components/appointments';
+import { MyAppointments } from '../components/my-appointments';
 
 /** /call-history: the customer's calls, and above them their call-back requests (issue #22). */
 export default function CallHistoryPage() {
