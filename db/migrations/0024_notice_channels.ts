@@ -19,6 +19,8 @@ const STATEMENTS = [
   `alter table notices add column channel text check (channel in ('sms', 'whatsapp'))`,
   `alter table notices add column sending_since timestamptz`,
   `create index notices_sending_idx on notices (sending_since) where state = 'sending'`,
+  // Notices left sending before this migration are settled like any other (their send began when sent_at says).
+  `update notices set sending_since = coalesce(sent_at, created_at) where state = 'sending'`,
 ];
 
 export async function up(knex: Knex): Promise<void> {

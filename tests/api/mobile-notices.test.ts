@@ -124,6 +124,53 @@ describe('notices off the app', () => {
     expect(states).toEqual(states.map(() => 'sent'));
   });
 
+  it('a delivered order and a refunded one each reach their buyer once, in Tamil', async () => {
+    const shop = await buildSeller(db.knex);
+    const asShop = await signIn(b, shop);
+    const product = await buildProduct(db.knex, shop.id, { price: '2500.00', stockQuantity: 20 });
+    // Two buyers: each gets at most NOTICES_DAILY_CAP (3 here) a day.
+    const buyers = [await optedIn('ta'), await optedIn('ta')];
+    const orderIds: number[] = [];
+    for (const buyer of buyers) {
+      expect((await buyer.client.post('/_api/cart/add', { productId: product.id, quantity: 1 })).status).toBe(
+        200,
+      );
+      const res = await postCheckout(buyer.client, checkoutBody({ paymentMethod: 'upi' }));
+      expect(res.status).toBe(201);
+      expect((await payOnline(a, buyer.client, res.body.payment!)).verify?.status).toBe(200);
+      orderIds.push(res.body.orders[0].id);
+    }
+    const [delivered, refunded] = orderIds;
+    for (const status of ['confirmed', 'shipped', 'delivered'])
+      expect((await asShop.post('/_api/orders/update-status', { orderId: delivered, status })).status).toBe(
+        200,
+      );
+    // A paid order the shop cancels is refunded in full.
+    expect(
+      (await asShop.post('/_api/orders/update-status', { orderId: refunded, status: 'cancelled' })).status,
+    ).toBe(200);
+    await pollBoth(3);
+    const bodies = async (i: number) => (await messagesTo(buyers[i].mobile)).map((m) => m.body);
+    // Paid, shipped and delivered for one; paid and refunded for the other; each once.
+    const first = await bodies(0);
+    expect(first).toHaveLength(3);
+    expect(first.every((body) => body.includes(`#${delivered}`))).toBe(true);
+    expect(first.filter((body) => body.includes('வழங்கப்பட்டது'))).toHaveLength(1);
+    const second = await bodies(1);
+    expect(second).toHaveLength(2);
+    expect(
+      second.filter((body) => body.includes(`#${refunded}`) && body.includes('திருப்பி அளிக்கப்பட்டது')),
+    ).toHaveLength(1);
+    const kinds = async (i: number) =>
+      (await db
+        .knex('notices')
+        .where({ user_id: buyers[i].user.id, state: 'sent' })
+        .orderBy('kind')
+        .pluck('kind')) as string[];
+    expect(await kinds(0)).toEqual(['order_delivered', 'order_paid', 'order_shipped']);
+    expect(await kinds(1)).toEqual(['order_paid', 'order_refunded']);
+  });
+
   it('a refused message is retried after a wait, and sent once', async () => {
     const buyer = await optedIn('ta');
     const [da] = await doubles();

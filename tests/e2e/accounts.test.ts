@@ -79,7 +79,7 @@ describe('each role logs in through its own page', () => {
       await expect.poll(() => menu.textContent()).toContain(c.role[0].toUpperCase() + c.role.slice(1));
       await expect
         .poll(() => menu.getByRole('menuitem').allTextContents())
-        .toEqual(['Edit Profile', 'Logout']);
+        .toEqual(['Edit Profile', 'Mobile number and updates', 'Logout']);
       await page.keyboard.press('Escape');
       await expectAccessible(page, `${c.lands} as ${c.role}`);
 

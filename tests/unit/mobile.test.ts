@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
 import { formatIndianMobile, MOBILE_MESSAGES, normalizeIndianMobile } from '../../api/contract/mobile';
-import { noticeText, sendableAt } from '../../api/src/features/notices/service';
+import { noticeText, noticeVariables, sendableAt } from '../../api/src/features/notices/service';
 
 describe('Indian mobile numbers (issue #37)', () => {
   it('accepts ten digits from 6-9 with or without +91, 91, 0, spaces and dashes', () => {
@@ -45,5 +45,15 @@ describe('notice texts and quiet hours', () => {
     expect(sendableAt('order_shipped', london22, 'Europe/London')).toEqual(
       new Date(Date.UTC(2026, 0, 11, 9)),
     );
+  });
+});
+
+describe('WhatsApp template variables', () => {
+  it("number the names in the order each language's text uses them", () => {
+    const params = { order: 41, shop: 'Lakshmi Jewellers' };
+    // "…your order #{order} from {shop}…" and "{shop} கடையில் … #{order}…".
+    expect(noticeVariables('order_paid', 'en', params)).toEqual({ '1': '41', '2': 'Lakshmi Jewellers' });
+    expect(noticeVariables('order_paid', 'ta', params)).toEqual({ '1': 'Lakshmi Jewellers', '2': '41' });
+    expect(noticeVariables('appointment_reminder', 'en', { shop: 'X' })).toEqual({ '1': 'X' });
   });
 });

@@ -174,15 +174,14 @@ function twilioProvider(
     },
     async recentMessages(to, channel, since) {
       const { client } = await ready;
+      // By number only, newest first: a message still queued has no date_sent, so Twilio's DateSent filter
+      // would hide it; the time is compared here on date_created.
       const list = await call('list messages', () =>
-        client.messages.list({ to: addressOf(to, channel), dateSentAfter: since, limit: 50 }),
+        client.messages.list({ to: addressOf(to, channel), limit: 50 }),
       );
-      return list.map((m) => ({
-        sid: m.sid,
-        to: m.to,
-        body: m.body ?? '',
-        createdAt: m.dateCreated,
-      }));
+      return list
+        .map((m) => ({ sid: m.sid, to: m.to, body: m.body ?? '', createdAt: m.dateCreated }))
+        .filter((m) => m.createdAt.getTime() >= since.getTime());
     },
     noticeChannels: () => (whatsapp ? ['sms', 'whatsapp'] : ['sms']),
     validWebhook(signature, url, params) {

@@ -288,9 +288,9 @@ export async function updateOrderStatus(
         trx,
         [orderId],
         target === 'shipped' ? 'order_shipped' : 'order_delivered',
-        new Date(),
+        now,
       );
-    if (refunding) await queueOrderNotices(trx, [orderId], 'order_refunded', new Date());
+    if (refunding) await queueOrderNotices(trx, [orderId], 'order_refunded', now);
     if (cancelling) {
       await restoreStock(trx, orderId);
       // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).

@@ -278,20 +278,24 @@ function NoticesCard({ settings }: { settings: NoticeSettings }) {
   const { t } = useTranslation();
   const id = useId();
   const save = useNoticeSettingsMutation();
-  // While saving, show what was asked for; the server's answer replaces it.
-  const shown = save.isPending && save.variables ? { ...settings, ...save.variables } : settings;
+  // While saving, show what was asked for (set in the click itself, so a controlled radio never flips back);
+  // the server's answer replaces it.
+  const [asked, setAsked] = useState<Partial<NoticeSettingsInput> | null>(null);
+  const shown = asked ? { ...settings, ...asked } : settings;
   const canTurnOn = !!settings.mobile;
   const offered = settings.channels.length > 0;
 
   const change = (input: Partial<NoticeSettingsInput>) => {
     // The quiet hours (21:00-09:00) are kept in the time zone of the browser that turns updates on.
     const timeZone = input.notices ? Intl.DateTimeFormat().resolvedOptions().timeZone : undefined;
+    setAsked(input);
     const next: NoticeSettingsInput = {
-      notices: settings.notices,
+      notices: shown.notices,
       ...input,
       ...(timeZone ? { timeZone } : {}),
     };
     save.mutate(next, {
+      onSettled: () => setAsked(null),
       onSuccess: (saved) =>
         toast.success(
           input.notices === undefined
@@ -333,11 +337,11 @@ function NoticesCard({ settings }: { settings: NoticeSettings }) {
                   )}
                 </div>
                 <div className="flex items-center gap-2">
-                  {save.isPending && <Spinner className="h-4 w-4 text-muted" />}
+                  {asked && <Spinner className="h-4 w-4 text-muted" />}
                   <Switch.Root
                     id={`${id}-switch`}
                     checked={shown.notices}
-                    disabled={save.isPending || (!canTurnOn && !settings.notices)}
+                    disabled={!!asked || (!canTurnOn && !settings.notices)}
                     aria-describedby={canTurnOn ? `${id}-wording` : `${id}-wording ${id}-needs`}
                     onCheckedChange={(notices) => change({ notices })}
                     className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-stone-500 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-70 data-[state=checked]:bg-brand-700"
@@ -350,7 +354,7 @@ function NoticesCard({ settings }: { settings: NoticeSettings }) {
                 legend={t('profile.mobile.channel')}
                 name={`${id}-channel`}
                 value={shown.channel}
-                disabled={save.isPending}
+                disabled={!!asked}
                 options={settings.channels.map((c) => ({
                   value: c,
                   label: t(c === 'sms' ? 'profile.mobile.sms' : 'profile.mobile.whatsapp'),
@@ -361,7 +365,7 @@ function NoticesCard({ settings }: { settings: NoticeSettings }) {
                 legend={t('profile.mobile.language')}
                 name={`${id}-language`}
                 value={shown.locale}
-                disabled={save.isPending}
+                disabled={!!asked}
                 options={[
                   { value: 'en', label: 'English', lang: 'en' },
                   { value: 'ta', label: 'தமிழ்', lang: 'ta' },
