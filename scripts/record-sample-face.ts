@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import prettier from 'prettier';
 import sharp from 'sharp';
 import faceMeshPackage from '@mediapipe/face_mesh/package.json' with { type: 'json' };
 import { REPO, startServer } from '../tests/bench/lib/harness';
@@ -69,9 +70,10 @@ try {
   if (!landmarks || landmarks.length !== 468 * 3) throw new Error('no face found on the sample picture');
   // x, y, z of each of the 468 points, to 4 decimals (a tenth of a pixel at this size).
   const rounded = landmarks.map((v) => Math.round(v * 10_000) / 10_000);
+  const json = JSON.stringify({ width: WIDTH, height: HEIGHT, landmarks: rounded });
   fs.writeFileSync(
     `${OUT}.json`,
-    `${JSON.stringify({ width: WIDTH, height: HEIGHT, landmarks: rounded })}\n`,
+    await prettier.format(json, { ...(await prettier.resolveConfig(`${OUT}.json`)), parser: 'json' }),
   );
   console.log(`wrote ${OUT}.webp (${picture.length} bytes) and ${OUT}.json`);
 } finally {

@@ -106,6 +106,24 @@ describe('UPLOAD_LIMIT_PER_USER_PER_HOUR', () => {
     // Another seller is not affected.
     const other = await signIn(api, await buildSeller(api.db.knex));
     expect((await other.post('/_api/products/create', product([uri(4)]))).status).toBe(201);
+    // A try-on image counts like a product image (#36): the bound's second upload passes, the third is refused.
+    const stud = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80"><circle cx="40" cy="40" r="20" fill="#d4a017"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const tryOnImage = {
+      image: `data:image/png;base64,${stud.toString('base64')}`,
+      anchorX: 0.5,
+      anchorY: 0.5,
+    };
+    const before = await api.db.knex('media').count({ n: '*' });
+    const over = await other.post('/_api/products/create', { ...product([uri(5)]), tryOnImage });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: PRODUCT_MESSAGES.tooManyUploads, code: 'too_many_uploads' });
+    expect(await api.db.knex('media').count({ n: '*' })).toEqual(before);
   });
 });
 

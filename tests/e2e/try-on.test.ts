@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/product-path';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
 import { faceVideoFile } from './support/face-video';
 
 /**
@@ -63,9 +64,49 @@ export function goldPixels(
 }
 
 async function earringsPath(page: Page): Promise<string> {
-  const res = await page.request.get('/_api/products/list?category=earrings&limit=1');
+  // Gold ones: the demo's earrings carry try-on pictures in their material's colours.
+  const res = await page.request.get('/_api/products/list?category=earrings&material=gold&limit=1');
   const body = (await res.json()) as { products: { id: number; name: string }[] };
   return productPath(body.products[0]!);
+}
+
+/**
+ * Cyan pixels in a box of a canvas: the colour of the try-on image the seller uploads below, which neither the
+ * drawn pieces (gold), the demo's pictures, nor the face, hair and background of the camera's picture have.
+ */
+function cyanPixels(page: Page, selector: string, box: { x: number; y: number; w: number; h: number }) {
+  return page.evaluate(
+    ({ selector, box }) => {
+      const el = document.querySelector<HTMLCanvasElement | HTMLVideoElement>(selector)!;
+      const c = document.createElement('canvas');
+      const w = el instanceof HTMLVideoElement ? el.videoWidth : el.width;
+      const h = el instanceof HTMLVideoElement ? el.videoHeight : el.height;
+      c.width = w;
+      c.height = h;
+      const g = c.getContext('2d')!;
+      g.drawImage(el, 0, 0, w, h);
+      const x = Math.max(0, Math.round(box.x));
+      const y = Math.max(0, Math.round(box.y));
+      const d = g.getImageData(
+        x,
+        y,
+        Math.max(1, Math.min(w - x, Math.round(box.w))),
+        Math.max(1, Math.min(h - y, Math.round(box.h))),
+      ).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i]! < 90 && d[i + 1]! > 160 && d[i + 2]! > 160) n++;
+      return n;
+    },
+    { selector, box },
+  );
+}
+
+/** A cyan earring on a transparent background, 120 × 240: a stud at the top and a long drop. */
+async function cyanEarring(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="240">
+    <circle cx="60" cy="30" r="28" fill="#00e5ff"/>
+    <rect x="40" y="50" width="40" height="180" rx="16" fill="#00e5ff"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
 describe('virtual try-on', () => {
@@ -92,6 +133,8 @@ describe('virtual try-on', () => {
       (await page.locator('[data-testid="try-on-canvas"]').getAttribute('data-placements'))!,
     ) as Placed[];
     expect(placed.map((p) => p.part)).toEqual(['right-ear', 'left-ear']);
+    // The demo's earrings carry a try-on picture of their own: that is what is drawn.
+    expect(await page.locator('[data-testid="try-on-canvas"]').getAttribute('data-piece')).toBe('own');
     const [right, left] = placed as [Placed, Placed];
     // The face in the video is about a third of the frame wide: the ears are apart, on either side of its middle.
     expect(left.x - right.x).toBeGreaterThan(100);
@@ -142,7 +185,7 @@ describe('virtual try-on', () => {
     };
     const list = (await (
       await customerPage.request.get(
-        `/_api/products/list?category=earrings&sellerId=${store.sellerProfile.sellerId}&limit=1`,
+        `/_api/products/list?category=earrings&material=gold&sellerId=${store.sellerProfile.sellerId}&limit=1`,
       )
     ).json()) as { products: { name: string }[] };
     const piece = list.products[0]!.name;
@@ -232,5 +275,127 @@ describe('virtual try-on', () => {
     await customerPage.getByRole('button', { name: 'End call', exact: true }).click();
     await customer.close();
     await seller.close();
+  }, 90_000);
+
+  it("a seller uploads a try-on image with its preview on a sample face, and the product page's try-on draws it at the ear", async () => {
+    // The jeweller, on a phone with Tamil chosen (the seller's pages are in English: docs/product-rules.md §1).
+    const seller = await newContext(browser, { mobile: true });
+    await seller.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
+    await signInViaApi(seller, DEMO_ACCOUNTS.seller);
+    const page = await seller.newPage();
+    const photo = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#d4af37' } })
+      .png()
+      .toBuffer();
+    const name = `Cyan drop ${Math.random().toString(36).slice(2, 7)}`;
+    const made = await page.request.post('/_api/products/create', {
+      headers: { Origin: baseUrl() },
+      data: {
+        name,
+        description: 'A long enamel drop on a gold stud.',
+        price: '5200',
+        category: 'earrings',
+        material: 'gold',
+        width: '20',
+        height: '40',
+        images: [`data:image/png;base64,${photo.toString('base64')}`],
+      },
+    });
+    expect(made.status()).toBe(201);
+    const { productId } = (await made.json()) as { productId: number };
+
+    await page.goto('/seller/products');
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const sheet = page.getByRole('dialog', { name: 'Edit Product' });
+    await sheet.waitFor();
+    await sheet.getByLabel('Choose a try-on image').setInputFiles({
+      name: 'drop.png',
+      mimeType: 'image/png',
+      buffer: await cyanEarring(),
+    });
+    // The anchor starts at the top middle (an earring's stud); the seller moves it down to the stud's centre.
+    const preview = sheet.getByRole('img', { name: /drawn on a sample face/ });
+    await preview.waitFor();
+    const anchorDown = sheet.getByLabel('Anchor down (%)');
+    expect(await anchorDown.inputValue()).toBe('2');
+    await anchorDown.fill('12.5');
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLCanvasElement>('[data-testid="try-on-preview"]')?.dataset.anchor ===
+        '0.5,0.125',
+    );
+    // The preview draws the uploaded piece at each ear of the sample face, by the try-on's own geometry.
+    const inPreview = JSON.parse(
+      (await sheet.getByTestId('try-on-preview').getAttribute('data-placements'))!,
+    ) as Placed[];
+    expect(inPreview.map((p) => p.part)).toEqual(['right-ear', 'left-ear']);
+    const ear = inPreview[0]!;
+    // 20 × 40 mm for a 1 : 2 picture: drawn twice as tall as wide, held an eighth of the way down.
+    expect(ear.h / ear.w).toBeCloseTo(2, 1);
+    const earBox = { x: ear.x - ear.w / 2, y: ear.y - ear.h * 0.125, w: ear.w, h: ear.h };
+    expect(await cyanPixels(page, '[data-testid="try-on-preview"]', earBox)).toBeGreaterThan(
+      ear.w * ear.h * 0.3,
+    );
+    // Nothing of it elsewhere on the picture (beside the ears).
+    const whole = await cyanPixels(page, '[data-testid="try-on-preview"]', { x: 0, y: 0, w: 576, h: 576 });
+    const atEars = (
+      await Promise.all(
+        inPreview.map((p) =>
+          cyanPixels(page, '[data-testid="try-on-preview"]', {
+            x: p.x - p.w / 2 - 2,
+            y: p.y - p.h * 0.125 - 2,
+            w: p.w + 4,
+            h: p.h + 4,
+          }),
+        ),
+      )
+    ).reduce((a, b) => a + b, 0);
+    expect(whole - atEars).toBeLessThan(whole * 0.05);
+    // The form fits the phone's screen: nothing scrolls sideways.
+    const overflow = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      wide: [...document.querySelectorAll('[role="dialog"] *')]
+        .filter((el) => el.getBoundingClientRect().right > 360.5)
+        .map((el) => el.tagName)
+        .slice(0, 5),
+    }));
+    expect(overflow).toEqual({ page: 360, wide: [] });
+    await expectAccessible(page, 'product form with a try-on image (phone)');
+    await sheet.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText(`${name} was saved.`).waitFor();
+    await seller.close();
+
+    // The product now carries it; a customer tries the piece on from its page.
+    const customer = await newContext(browser, { mobile: true });
+    await customer.grantPermissions(['camera']);
+    const shopper = await customer.newPage();
+    const got = (await (await shopper.request.get(`/_api/products/get?id=${productId}`)).json()) as {
+      product: {
+        tryOnImage: { url: string; anchorX: number; anchorY: number; width: number; height: number };
+      };
+    };
+    expect(got.product.tryOnImage).toMatchObject({ anchorX: 0.5, anchorY: 0.125, width: 120, height: 240 });
+    await shopper.goto(productPath({ id: productId, name }));
+    await shopper.getByRole('heading', { level: 1 }).waitFor();
+    await shopper.getByRole('button', { name: 'Try it on' }).click();
+    const canvas = '[data-testid="try-on-canvas"]';
+    await shopper.waitForFunction(
+      (sel) => document.querySelector<HTMLCanvasElement>(sel)?.dataset.status === 'tracking',
+      canvas,
+      { timeout: 45_000 },
+    );
+    expect(await shopper.locator(canvas).getAttribute('data-piece')).toBe('own');
+    await shopper.waitForFunction(
+      (sel) => Number(document.querySelector<HTMLCanvasElement>(sel)?.dataset.frames) > 5,
+      canvas,
+    );
+    const [right] = JSON.parse((await shopper.locator(canvas).getAttribute('data-placements'))!) as Placed[];
+    expect(right!.part).toBe('right-ear');
+    expect(right!.h / right!.w).toBeCloseTo(2, 0);
+    const box = { x: right!.x - right!.w / 2, y: right!.y - right!.h * 0.125, w: right!.w, h: right!.h };
+    const drawn = await cyanPixels(shopper, canvas, box);
+    expect(drawn).toBeGreaterThan(right!.w * right!.h * 0.3);
+    // And none of the drawn gold jhumka.
+    expect(await goldPixels(shopper, canvas, box)).toBeLessThan(drawn / 10);
+    await customer.close();
   }, 90_000);
 });
