@@ -52,7 +52,9 @@ function CallbackQueueEntry() {
 }
 // The jeweller's upcoming video appointments (issue #22), likewise.
 const LazyShopAppointments = lazy(() =>
-  import('../features/calls/components/shop-appointments-card').then((m) => ({ default: m.ShopAppointmentsCard })),
+  import('../features/calls/components/shop-appointments-card').then((m) => ({
+    default: m.ShopAppointmentsCard,
+  })),
 );
 function ShopAppointmentsEntry() {
   return createElement(Suspense, { fallback: null }, createElement(LazyShopAppointments));
