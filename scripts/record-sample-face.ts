@@ -1,9 +1,10 @@
 /**
- * Makes the try-on's sample face (docs/product-rules.md §16): the still picture the product form previews a
- * try-on image on, and the face-mesh landmarks of it, so the preview needs neither a camera nor the model.
- * The picture is the face the try-on's browser test plays (tests/e2e/support/face-video.ts: a photo from
- * @vladmandic/face-api's demo, MIT); the landmarks are what @mediapipe/face_mesh finds on it, in headless
- * Chromium, through the same sandboxed page the app uses. Run again only to change the picture:
+ * Records the try-on's sample face (docs/product-rules.md §16): the face-mesh landmarks the product form's
+ * preview draws a face from (pwa/src/features/tryon/sample-face-drawing.ts) and places a try-on image on, so the
+ * preview needs neither a camera nor the model, and no photograph ships in the app. The landmarks are what
+ * @mediapipe/face_mesh finds, in headless Chromium through the same sandboxed page the app uses, on the face the
+ * try-on's browser test plays (tests/e2e/support/face-video.ts: a photo from @vladmandic/face-api's demo, a dev
+ * dependency). Run again only to change the face:
  *
  *   npx tsx scripts/record-sample-face.ts
  */
@@ -33,7 +34,6 @@ const picture = await sharp(source)
   .resize(WIDTH, HEIGHT)
   .webp({ quality: 70 })
   .toBuffer();
-fs.writeFileSync(`${OUT}.webp`, picture);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-sample-face-'));
 const server = await startServer({ DATA_DIR: dataDir });
@@ -75,7 +75,7 @@ try {
     `${OUT}.json`,
     await prettier.format(json, { ...(await prettier.resolveConfig(`${OUT}.json`)), parser: 'json' }),
   );
-  console.log(`wrote ${OUT}.webp (${picture.length} bytes) and ${OUT}.json`);
+  console.log(`wrote ${OUT}.json`);
 } finally {
   await browser.close();
   await server.stop();

@@ -2,12 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { drawComposite, type TryOnPiece } from './engine';
 import { placePiece, placedCorners, type Landmark, type TryOnKind } from './geometry';
 import { loadImage } from './piece-image';
+import { drawSampleFace } from './sample-face-drawing';
 import sample from './sample-face.json';
-import sampleUrl from './sample-face.webp';
 
 /**
- * The sample face (scripts/record-sample-face.ts): a still picture and the face-mesh landmarks found on it, so a
- * try-on image is previewed with the very geometry of the live try-on, with no camera and no model.
+ * The sample face: face-mesh landmarks recorded once (scripts/record-sample-face.ts) and a face drawn from them
+ * (sample-face-drawing.ts), so a try-on image is previewed with the very geometry of the live try-on, with no
+ * camera, no model and no photograph of anyone.
  */
 const SAMPLE_LANDMARKS: Landmark[] = [];
 for (let i = 0; i < sample.landmarks.length; i += 3)
@@ -16,6 +17,10 @@ for (let i = 0; i < sample.landmarks.length; i += 3)
     y: sample.landmarks[i + 1]!,
     z: sample.landmarks[i + 2]!,
   });
+
+/** The drawn sample face, made once (in the browser, on first use). */
+let drawnFace: HTMLCanvasElement | null = null;
+const sampleFace = () => (drawnFace ??= drawSampleFace(SAMPLE_LANDMARKS, sample.width, sample.height));
 
 /** Side of the preview in CSS pixels; drawn at twice that for sharp pieces on phones. */
 const SIDE = 288;
@@ -75,18 +80,10 @@ export default function SamplePreview({
   label,
 }: SamplePreviewProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [face, setFace] = useState<HTMLImageElement | null>(null);
   const [loaded, setLoaded] = useState<{ src: string; img: HTMLImageElement } | null>(null);
   // The image of the current choice only (a previous choice still loading is not drawn).
   const piece = loaded?.src === image ? loaded.img : null;
 
-  useEffect(() => {
-    let live = true;
-    void loadImage(sampleUrl).then((img) => live && setFace(img));
-    return () => {
-      live = false;
-    };
-  }, []);
   useEffect(() => {
     let live = true;
     void loadImage(image)
@@ -99,7 +96,8 @@ export default function SamplePreview({
 
   useEffect(() => {
     const c = canvas.current;
-    if (!c || !face || !piece) return;
+    if (!c || !piece) return;
+    const face = sampleFace();
     const g = c.getContext('2d')!;
     const tryOn: TryOnPiece = {
       kind,
@@ -135,7 +133,7 @@ export default function SamplePreview({
       })),
     );
     c.dataset.anchor = `${anchorX},${anchorY}`;
-  }, [face, piece, kind, anchorX, anchorY, widthMm, heightMm]);
+  }, [piece, kind, anchorX, anchorY, widthMm, heightMm]);
 
   return (
     <canvas
