@@ -170,6 +170,27 @@ describe('landing', () => {
     });
   }
 
+  it('states the live counts on the seller login page too, never "500+"', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/seller/login');
+    const live = (await (await fetch(new URL('/_api/catalog/stats', baseUrl()))).json()) as {
+      verifiedJewelers: number;
+      monthlyBuyers: number;
+    };
+    const stats = page.getByTestId('seller-pitch-stats');
+    await stats.waitFor();
+    await expect
+      .poll(() => stats.locator('dd').allTextContents(), { timeout: 15_000 })
+      .toEqual([live.verifiedJewelers.toLocaleString('en-IN'), live.monthlyBuyers.toLocaleString('en-IN')]);
+    expect(await stats.locator('dt').allTextContents()).toEqual([
+      live.verifiedJewelers === 1 ? 'verified jeweller' : 'verified jewellers',
+      live.monthlyBuyers === 1 ? 'buyer in the last 30 days' : 'buyers in the last 30 days',
+    ]);
+    expect(await page.locator('main').textContent()).not.toMatch(/500\+|10K\+/);
+    await context.close();
+  });
+
   it('fits a 360 px phone', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();

@@ -134,10 +134,9 @@ describe('paying for it through the Razorpay test double', () => {
     const payNow = page.getByRole('button', { name: 'Pay now' });
     await payNow.waitFor();
     await page.getByTestId('pay-before').waitFor();
-    // The tax invoice carries the buyer's GSTIN; across states, IGST.
-    await expect(page.getByTestId('gst-buyer-gstin').textContent()).resolves.toBe(
-      'Buyer GSTIN: 29AAACB1234C1Z9',
-    );
+    // Unpaid: no tax invoice number yet (issue #40 item 6).
+    await page.getByTestId('gst-invoice-not-due').waitFor();
+    expect(await page.getByTestId('gst-invoice').count()).toBe(0);
     await expectAccessible(page, 'order with a failed payment');
 
     await payNow.click();
@@ -145,6 +144,15 @@ describe('paying for it through the Razorpay test double', () => {
     await page.getByText(/UPI · Paid/).waitFor();
     await page.getByText('Payment received. Thank you!').first().waitFor();
     await expect.poll(() => payNow.count()).toBe(0);
+    // Paid: the tax invoice is issued; it carries the buyer's GSTIN (across states, IGST) and the payment.
+    await page.reload();
+    await expect(page.getByTestId('gst-buyer-gstin').textContent()).resolves.toBe(
+      'Buyer GSTIN: 29AAACB1234C1Z9',
+    );
+    await page.getByTestId('gst-igst').waitFor();
+    expect(await page.getByTestId('gst-payment').textContent()).toMatch(
+      /^Paid by UPI on .+\. Payment reference: pay_\w+$/,
+    );
     paidPaise += 450_000;
     await context.close();
   });

@@ -1,9 +1,12 @@
 import { Link2, Package, UserCog, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { formatNumber } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { sellerQueries } from '../../catalog/public';
 import { AuthTabs } from '../components/auth-tabs';
 import { LoginForm } from '../components/login-form';
 import { RegisterForm } from '../components/register-form';
@@ -27,6 +30,7 @@ export default function SellerLoginPage() {
   const target = safeRedirect(searchParams.get('redirect')) ?? '/seller/dashboard';
   const redirectAfterAuth = useRedirectAfterAuth();
   useDocumentTitle(t('auth.seller.title'));
+  const stats = useQuery(sellerQueries.stats());
 
   return (
     // Phones read the intro, then the form, then the rest of the pitch; desktops show the form beside it all.
@@ -66,15 +70,21 @@ export default function SellerLoginPage() {
             </li>
           ))}
         </ul>
-        <dl className="grid grid-cols-2 gap-4">
-          <div className="flex flex-col-reverse rounded-lg bg-gold-100 p-4">
-            <dt className="text-sm text-muted">{t('auth.seller.stats.jewelersLabel')}</dt>
-            <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.jewelers')}</dd>
-          </div>
-          <div className="flex flex-col-reverse rounded-lg bg-gold-100 p-4">
-            <dt className="text-sm text-muted">{t('auth.seller.stats.buyersLabel')}</dt>
-            <dd className="text-2xl font-bold text-brand-800">{t('auth.seller.stats.buyers')}</dd>
-          </div>
+        {/* Live counts only, as on the landing page (docs/product-rules.md §2): never a claim like "500+". */}
+        <dl className="grid grid-cols-2 gap-4" data-testid="seller-pitch-stats">
+          {(
+            [
+              ['jewelers', stats.data?.verifiedJewelers],
+              ['buyers', stats.data?.monthlyBuyers],
+            ] as const
+          ).map(([key, value]) => (
+            <div key={key} className="flex flex-col-reverse rounded-lg bg-gold-100 p-4">
+              <dt className="text-sm text-muted">{t(`auth.seller.stats.${key}`, { count: value ?? 0 })}</dt>
+              <dd className="text-2xl font-bold text-brand-800">
+                {value === undefined ? '—' : formatNumber(value)}
+              </dd>
+            </div>
+          ))}
         </dl>
         <figure className="rounded-lg border-l-4 border-gold-400 bg-white p-4">
           <blockquote className="text-ink italic">“{t('auth.seller.testimonial.quote')}”</blockquote>
