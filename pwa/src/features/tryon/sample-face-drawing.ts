@@ -61,8 +61,10 @@ export function drawSampleFace(
   g.beginPath();
   g.ellipse(midX, topY + faceH * 0.38, faceW * 0.66, faceH * 0.62, 0, 0, Math.PI * 2);
   g.fill();
-  // Shoulders and a neckline, then the neck.
-  const shoulderY = chinY + faceH * 0.55;
+  // The neck, then the shoulders and a neckline over its foot.
+  const shoulderY = chinY + faceH * 0.5;
+  g.fillStyle = SKIN_SHADE;
+  g.fillRect(chinX - faceW * 0.26, chinY - faceH * 0.2, faceW * 0.52, shoulderY - chinY + faceH * 0.3);
   g.fillStyle = CLOTH;
   g.beginPath();
   g.moveTo(midX - faceW * 1.6, height);
@@ -71,8 +73,6 @@ export function drawSampleFace(
   g.quadraticCurveTo(midX + faceW * 1.4, shoulderY, midX + faceW * 1.6, height);
   g.closePath();
   g.fill();
-  g.fillStyle = SKIN_SHADE;
-  g.fillRect(chinX - faceW * 0.26, chinY - faceH * 0.2, faceW * 0.52, faceH * 0.62);
   g.fillStyle = SKIN;
   g.beginPath();
   g.moveTo(midX - faceW * 0.5, shoulderY - faceH * 0.05);
