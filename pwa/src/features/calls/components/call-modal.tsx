@@ -257,7 +257,12 @@ export default function CallModal() {
   );
   const earlier = useQuery({
     ...sellingQueries.inCallHolds(callId),
-    enabled: !isSeller && call.status === 'active',
+    // Only when the call has pieces to hold: the one asked about, or one shown.
+    enabled:
+      !isSeller &&
+      call.status === 'active' &&
+      (!!call.product ||
+        items.some((i) => i.kind === 'product' || (i.kind === 'message' && i.products.length > 0))),
   });
   const holds = useMemo(() => {
     const all = new Map<number, ProductHold>();
