@@ -234,6 +234,24 @@ export interface CallDetailResponse {
   /** The piece the customer called about. */
   product: CallProduct | null;
   items: CallItem[];
-  /** Holds made in this call. */
+  /**
+   * The customer's holds of this call's pieces (the piece called about, those shown or linked): those made in
+   * this call, and any still active from another (a piece already held is not offered to hold again).
+   */
   holds: ProductHold[];
+  /**
+   * What the customer bought of this call's pieces since the call was placed: their orders with the shop
+   * (not cancelled), one line per order and piece (issue #40: the jeweller sees what came of the call).
+   */
+  purchases: CallPurchase[];
+}
+
+/** One piece of a call bought by its customer: the order, the piece and how many. */
+export interface CallPurchase {
+  orderId: number;
+  productId: number;
+  productName: string;
+  quantity: number;
+  orderStatus: string;
+  orderedAt: string;
 }

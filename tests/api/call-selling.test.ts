@@ -390,6 +390,7 @@ describe('items and the summary', () => {
         i.kind === 'product' ? { ...i, product: cardOf(product, 9) } : i,
       ),
       holds: [hold.body.hold],
+      purchases: [],
     } satisfies CallDetailResponse);
     // 42 s on the test clock, plus however long the requests took on a busy machine.
     expect(mine.body.durationSeconds).toBeGreaterThanOrEqual(42);
@@ -649,6 +650,58 @@ describe('holds', () => {
     expect(capped.status).toBe(429);
     expect(capped.body.code).toBe('hold_limit');
     expect(await stock(more.id)).toBe(5);
+  });
+
+  it("the summary lists the customer's holds of the call's pieces from any call, and what they bought (#40)", async () => {
+    // Orders are stamped by the database's clock and calls by the app's: earlier tests moved the test clock
+    // ahead, so it is put back on real time for this test (and moved on again after it).
+    const ahead = api.clock.now().getTime() - Date.now();
+    api.clock.advance(-ahead);
+    onTestFinished(() => api.clock.advance(ahead));
+    const p = await callParties(api);
+    const about = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    const other = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    // A first call: the customer holds the piece it was about, straight from the call (nothing shown).
+    const first = await callAbout(p, about.id);
+    const held = await hold(p.asCustomer, first, about.id);
+    expect(held.status).toBe(201);
+    await p.asCustomer.post('/_api/call/end', { callId: first });
+
+    // A second call about the same piece: its summary knows the piece is held already (made in the first call).
+    const second = await callAbout(p, about.id);
+    await share(p, second, [other.id]);
+    await p.asCustomer.post('/_api/call/end', { callId: second });
+    const detail = async (client: ApiClient, callId: number) =>
+      (await client.get<CallDetailResponse>(`/_api/call/detail?callId=${callId}`)).body;
+    const mine = await detail(p.asCustomer, second);
+    expect(mine.holds.map((h) => [h.productId, h.status, h.callId])).toEqual([[about.id, 'active', first]]);
+    expect(mine.purchases).toEqual([]);
+
+    // The customer buys the held piece and one shown in the second call: the jeweller's summary says so.
+    await p.asCustomer.post('/_api/cart/add', { productId: other.id, quantity: 2 });
+    const placed = await postCheckout(p.asCustomer);
+    expect(placed.status).toBe(201);
+    const orderId = placed.body.orders[0].id as number;
+    const theirs = await detail(p.asSeller, second);
+    expect(
+      theirs.purchases.map((x) => [x.orderId, x.productId, x.quantity]).sort((a, b) => a[1]! - b[1]!),
+    ).toEqual(
+      [
+        [orderId, about.id, 1],
+        [orderId, other.id, 2],
+      ].sort((a, b) => a[1]! - b[1]!),
+    );
+    expect(theirs.purchases[0]).toMatchObject({ orderStatus: 'pending', orderedAt: expect.any(String) });
+    // The hold was consumed by the order: no longer active, so not listed for the second call.
+    expect(theirs.holds).toEqual([]);
+    // The first call's summary keeps its own hold (consumed) and the purchase of its piece.
+    const firstSummary = await detail(p.asSeller, first);
+    expect(firstSummary.holds.map((h) => [h.productId, h.status])).toEqual([[about.id, 'consumed']]);
+    expect(firstSummary.purchases.map((x) => [x.productId, x.quantity])).toEqual([[about.id, 1]]);
+    // A purchase by someone else, or of another shop's piece, is not this call's.
+    const q = await callParties(api);
+    const elsewhere = await callAbout(q, (await buildProduct(api.db.knex, q.seller.id)).id);
+    expect((await detail(q.asSeller, elsewhere)).purchases).toEqual([]);
   });
 
   it('holds the piece a call was placed about, right after hanging up, within the hold window only', async () => {

@@ -161,3 +161,35 @@ describe('a closed shop', () => {
     });
   }
 });
+
+describe('an away shop', () => {
+  it('says why on the product page and takes the call-back request its message promises (ta)', async () => {
+    const { context, page } = await phone('ta');
+    await registerViaApi(context);
+    const product = await firstProductOf(page, 'mysuru-aabharana-mane');
+    expect(product.callState.state).toBe('away');
+    const message = (product.callState as unknown as { message: string }).message;
+    expect(message).toMatch(/call-back request/);
+    await page.goto(productPath(product));
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    const fallback = page.getByTestId('call-fallback');
+    await fallback.waitFor();
+    expect(await fallback.getAttribute('data-state')).toBe('away');
+    expect(await page.getByTestId('no-call-reason').textContent()).toContain(
+      ta.calls.schedule.state.awayWith.replace('{message}', message),
+    );
+    expect(await page.getByRole('button', { name: ta.calls.button.askAbout }).count()).toBe(0);
+    await reachable(page, ta.calls.schedule.callback.request);
+    await page.getByRole('button', { name: ta.calls.schedule.callback.request, exact: true }).click();
+    await page
+      .getByText(ta.calls.schedule.callback.requested.replace('{shop}', 'Mysuru Aabharana Mane'))
+      .waitFor();
+    const mine = (await (await page.request.get('/_api/callbacks/mine')).json()) as {
+      requests: { status: string; shop: { shopName: string }; product: { id: number } | null }[];
+    };
+    expect(mine.requests).toMatchObject([
+      { status: 'open', shop: { shopName: 'Mysuru Aabharana Mane' }, product: { id: product.id } },
+    ]);
+    await context.close();
+  });
+});

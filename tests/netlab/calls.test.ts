@@ -87,6 +87,19 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     await page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor({ timeout: 30_000 });
     const chip = page.getByRole('button', { name: 'Tap to enable call ringing' });
     if (await chip.isVisible().catch(() => false)) await chip.click();
+    // The jeweller's open app makes the shop reachable once its first poll is recorded (issue #40: a shop with
+    // no app open and no push is not rung); the customer's storefront, loaded next, then offers the call.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async (slug) => {
+            const res = await fetch(`/_api/seller/store?slug=${slug}`);
+            return ((await res.json()) as { sellerProfile: { callState: { state: string } } }).sellerProfile
+              .callState.state;
+          }, STORE.slice(1)),
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe('available');
     return { context, page };
   }
 

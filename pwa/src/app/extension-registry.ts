@@ -5,6 +5,7 @@ import { lazy, Suspense, createElement } from 'react';
 import type { Product, StoreProfile } from '../../../api/contract/catalog';
 import { ProductCardCallButton, StorefrontVideoCallButton } from '../features/calls/components/call-buttons';
 import type { Extensions } from './extensions';
+import { canRing } from '../../../api/contract/shop-call-state';
 import { PwaGlobals } from '../features/pwa/components/pwa-globals';
 import { PushOptInEntry } from '../features/push/components/push-opt-in-entry';
 import { ShopHoursEntry } from '../features/schedule/components/shop-hours-entry';
@@ -25,6 +26,9 @@ function ProductDialogCallButton({ product }: { product: Product }) {
 // A storefront that cannot be rung now offers a call-back (issue #40); loads only with the storefront.
 const LazyCallFallback = lazy(() => import('../features/calls/components/call-fallback'));
 function StorefrontCallFallback({ store }: { store: StoreProfile }) {
+  // A shop that can be rung (or takes no calls) loads nothing more.
+  if (!store.videoCallEnabled || canRing(store.callState) || store.callState.state === 'disabled')
+    return null;
   return createElement(
     Suspense,
     { fallback: null },

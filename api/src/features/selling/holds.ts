@@ -113,9 +113,21 @@ export async function expireHolds(
   return rows[0]?.n ?? 0;
 }
 
-/** The holds made in a call, oldest first (a call's summary). */
-export function holdsOfCall(db: Knex, callId: number): Promise<ProductHold[]> {
-  return selectHolds(db, 'h.call_id = ?', [callId]);
+/**
+ * A call's summary's holds, oldest first: those made in the call, and the customer's holds still active of the
+ * call's pieces (`productIds`) made in another call, so a piece already held is not offered to hold again.
+ */
+export function holdsOfCall(
+  db: Knex,
+  callId: number,
+  customerId: number,
+  productIds: readonly number[],
+): Promise<ProductHold[]> {
+  return selectHolds(
+    db,
+    `(h.call_id = ? or (h.customer_id = ? and h.status = 'active' and h.product_id = any(?::int[])))`,
+    [callId, customerId, [...productIds]],
+  );
 }
 
 /**

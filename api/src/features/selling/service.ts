@@ -7,6 +7,7 @@ import {
   SELLING_ERROR_CODES as CODES,
   SELLING_MESSAGES as MSG,
   type CallDetailResponse,
+  type CallPurchase,
   type CallItem,
   type CallItemsCreatedResponse,
   type CallItemsResponse,
@@ -228,6 +229,49 @@ export async function listCallItems(
   };
 }
 
+/**
+ * What the call's customer bought of its pieces from its shop since the call was placed: order lines of their
+ * orders that are not cancelled, oldest first.
+ */
+async function purchasesOfCall(db: Knex, call: CallRow, pieceIds: number[]): Promise<CallPurchase[]> {
+  if (!pieceIds.length) return [];
+  const rows = (await db('orders as o')
+    .join('order_items as oi', 'oi.order_id', 'o.id')
+    .where('o.customer_id', call.caller_id)
+    .where('o.seller_id', call.seller_id)
+    .where('o.created_at', '>=', call.created_at)
+    .whereNot('o.status', 'cancelled')
+    .whereIn('oi.product_id', pieceIds)
+    .orderBy([
+      { column: 'o.created_at', order: 'asc' },
+      { column: 'o.id', order: 'asc' },
+      { column: 'oi.id', order: 'asc' },
+    ])
+    .select(
+      'o.id as order_id',
+      'o.status',
+      'o.created_at',
+      'oi.product_id',
+      'oi.product_name',
+      'oi.quantity',
+    )) as {
+    order_id: number;
+    status: string;
+    created_at: Date | string;
+    product_id: number;
+    product_name: string;
+    quantity: number;
+  }[];
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    productId: r.product_id,
+    productName: r.product_name,
+    quantity: r.quantity,
+    orderStatus: r.status,
+    orderedAt: new Date(r.created_at).toISOString(),
+  }));
+}
+
 /** The call's summary for either participant: who, when, how long, the piece, everything shown, the holds. */
 export async function callDetail(
   deps: SellingDeps,
@@ -251,6 +295,15 @@ export async function callDetail(
     )) as CallWithNamesRow;
   const isSeller = row.seller_id === user.id;
   const items: CallItem[] = await loadCallItems(db, callId, 0, null);
+  // The call's pieces: the one called about, those shown, those linked in the chat.
+  const pieceIds = [
+    ...new Set([
+      ...(row.product_id === null ? [] : [row.product_id]),
+      ...items.flatMap((i) =>
+        i.kind === 'product' ? [i.product.id] : i.kind === 'message' ? i.products.map((p) => p.id) : [],
+      ),
+    ]),
+  ];
   return {
     callId: row.id,
     status: row.status,
@@ -265,6 +318,7 @@ export async function callDetail(
     durationSeconds: callDurationSeconds(row),
     product: await loadCallProduct(db, row.product_id),
     items,
-    holds: await holdsOfCall(db, callId),
+    holds: await holdsOfCall(db, callId, row.caller_id, pieceIds),
+    purchases: await purchasesOfCall(db, row, pieceIds),
   };
 }

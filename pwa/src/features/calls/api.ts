@@ -120,6 +120,17 @@ export const sellingQueries = {
       queryKey: [...callQueries.all(), 'detail', callId] as const,
       queryFn: ({ signal }) => sellingApi.detail(callId, signal),
     }),
+  /**
+   * The summary read during the call for the customer's holds of its pieces (the call screen's cards): a key of
+   * its own under the summary's, so the summary shown when the call ends is read afresh, and a new hold
+   * (which invalidates the summary's key) refreshes it too.
+   */
+  inCallHolds: (callId: number) =>
+    queryOptions({
+      queryKey: [...callQueries.all(), 'detail', callId, 'in-call'] as const,
+      queryFn: ({ signal }) => sellingApi.detail(callId, signal),
+      select: (d) => d.holds,
+    }),
   sellerHolds: () =>
     queryOptions({
       queryKey: [...callQueries.all(), 'holds'] as const,

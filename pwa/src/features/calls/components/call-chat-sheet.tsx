@@ -1,8 +1,11 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Send, X } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CALL_CHAT_MAX_CHARS, type CallItem } from '../../../../../api/contract/call-selling';
+import {
+  CALL_CHAT_MAX_CHARS,
+  type CallItem,
+  type ProductHold,
+} from '../../../../../api/contract/call-selling';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { translateMessage } from '../../../lib/i18n';
@@ -15,11 +18,16 @@ export function ChatMessages({
   userId,
   callId,
   canBuy,
+  holds,
+  onHeld,
 }: {
   items: CallItem[];
   userId: number;
   callId: number;
   canBuy: boolean;
+  /** The customer's holds by product: a piece already held is not offered to hold again. */
+  holds?: ReadonlyMap<number, ProductHold>;
+  onHeld?: (hold: ProductHold) => void;
 }) {
   const { t } = useTranslation();
   const messages = items.filter((i) => i.kind === 'message');
@@ -45,7 +53,15 @@ export function ChatMessages({
                 className="mt-1 w-full max-w-[85%] space-y-2 rounded-xl border border-stone-200 bg-white p-2"
               >
                 <CallProductSummary product={p} />
-                {canBuy && <CallProductActions callId={callId} product={p} hold={null} compact />}
+                {canBuy && (
+                  <CallProductActions
+                    callId={callId}
+                    product={p}
+                    hold={holds?.get(p.id) ?? null}
+                    onHeld={onHeld}
+                    compact
+                  />
+                )}
               </div>
             ))}
           </li>
@@ -55,7 +71,9 @@ export function ChatMessages({
   );
 }
 
-/** The chat panel of a call: a bottom sheet over the video, focus kept inside, the message box at the bottom. */
+/**
+ * The chat panel of a call: a sheet over the video, above the call's controls, the message box at its bottom.
+ */
 export function CallChatSheet({
   open,
   onOpenChange,
@@ -64,6 +82,7 @@ export function CallChatSheet({
   userId,
   isSeller,
   onSent,
+  holds,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -72,6 +91,7 @@ export function CallChatSheet({
   userId: number;
   isSeller: boolean;
   onSent: (items: CallItem[]) => void;
+  holds?: ReadonlyMap<number, ProductHold>;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -110,66 +130,86 @@ export function CallChatSheet({
     }
   };
 
+  // Focus moves into the panel when it opens and back to the control that opened it when it closes.
+  const boxRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement as HTMLElement | null;
+    boxRef.current?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-[65] bg-black/40" />
-        <DialogPrimitive.Content
-          aria-describedby={undefined}
-          className="fixed inset-x-0 bottom-0 z-[65] flex max-h-[75dvh] flex-col rounded-t-2xl bg-white text-ink shadow-2xl focus:outline-none md:inset-x-auto md:right-6 md:bottom-6 md:w-96 md:rounded-2xl"
+    // Not modal: on a phone the panel covers the video above the call's controls, which stay on screen and
+    // usable (mute, hang up) while the chat is open (issue #40). Escape closes it.
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="call-chat-title"
+      data-testid="call-chat"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onOpenChange(false);
+        }
+      }}
+      className="absolute inset-x-0 bottom-0 z-20 flex max-h-[calc(100%-3.5rem)] flex-col rounded-t-2xl bg-white text-ink shadow-2xl md:inset-x-auto md:right-4 md:bottom-4 md:w-96 md:rounded-2xl"
+    >
+      <div className="flex items-center justify-between border-b border-stone-200 px-4 py-1">
+        <h2 id="call-chat-title" className="font-semibold">
+          {t('calls.selling.chat')}
+        </h2>
+        <button
+          type="button"
+          onClick={() => onOpenChange(false)}
+          aria-label={t('common.close')}
+          className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600"
         >
-          <div className="flex items-center justify-between border-b border-stone-200 px-4 py-2">
-            <DialogPrimitive.Title className="font-semibold">{t('calls.selling.chat')}</DialogPrimitive.Title>
-            <DialogPrimitive.Close
-              aria-label={t('common.close')}
-              className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600"
-            >
-              <X aria-hidden="true" className="h-5 w-5" />
-            </DialogPrimitive.Close>
-          </div>
-          <div ref={listRef} className="min-h-32 flex-1 overflow-y-auto px-3 py-3">
-            <ChatMessages items={items} userId={userId} callId={callId} canBuy={!isSeller} />
-          </div>
-          <form
-            onSubmit={(e) => void submit(e)}
-            className="border-t border-stone-200 p-2 pb-[max(0.5rem,env(safe-area-inset-bottom))]"
+          <X aria-hidden="true" className="h-5 w-5" />
+        </button>
+      </div>
+      <div ref={listRef} className="min-h-24 flex-1 overflow-y-auto px-3 py-3">
+        <ChatMessages items={items} userId={userId} callId={callId} canBuy={!isSeller} holds={holds} />
+      </div>
+      <form onSubmit={(e) => void submit(e)} className="border-t border-stone-200 p-2">
+        {error && (
+          <p role="alert" className="px-1 pb-1 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <div className="flex items-end gap-2">
+          <label htmlFor="call-chat-input" className="sr-only">
+            {t('calls.selling.messageLabel')}
+          </label>
+          <textarea
+            id="call-chat-input"
+            ref={boxRef}
+            rows={1}
+            value={text}
+            maxLength={CALL_CHAT_MAX_CHARS}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
+            }}
+            placeholder={t('calls.selling.messagePlaceholder')}
+            className="min-h-11 min-w-0 flex-1 resize-none rounded-xl border border-stone-300 px-3 py-2.5 text-base focus-visible:outline-2 focus-visible:outline-brand-600"
+          />
+          <button
+            type="submit"
+            disabled={sending || !text.trim()}
+            aria-label={t('calls.selling.send')}
+            className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
           >
-            {error && (
-              <p role="alert" className="px-1 pb-1 text-sm text-red-700">
-                {error}
-              </p>
-            )}
-            <div className="flex items-end gap-2">
-              <label htmlFor="call-chat-input" className="sr-only">
-                {t('calls.selling.messageLabel')}
-              </label>
-              <textarea
-                id="call-chat-input"
-                rows={1}
-                value={text}
-                maxLength={CALL_CHAT_MAX_CHARS}
-                onChange={(e) => setText(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' && !e.shiftKey) {
-                    e.preventDefault();
-                    e.currentTarget.form?.requestSubmit();
-                  }
-                }}
-                placeholder={t('calls.selling.messagePlaceholder')}
-                className="min-h-11 min-w-0 flex-1 resize-none rounded-xl border border-stone-300 px-3 py-2.5 text-base focus-visible:outline-2 focus-visible:outline-brand-600"
-              />
-              <button
-                type="submit"
-                disabled={sending || !text.trim()}
-                aria-label={t('calls.selling.send')}
-                className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-              >
-                <Send aria-hidden="true" className="h-5 w-5" />
-              </button>
-            </div>
-          </form>
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+            <Send aria-hidden="true" className="h-5 w-5" />
+          </button>
+        </div>
+      </form>
+    </div>
   );
 }

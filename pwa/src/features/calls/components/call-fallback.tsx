@@ -69,7 +69,7 @@ function Fallback({
       )}
       <Button
         variant="secondary"
-        className="h-auto min-h-10 whitespace-normal"
+        className="h-auto! min-h-10 whitespace-normal"
         loading={request.isPending}
         disabled={request.isSuccess}
         onClick={() => {

@@ -29,7 +29,7 @@ export function CallViewer({
   onClose: () => void;
   callId: number;
   canBuy: boolean;
-  holds: Map<number, ProductHold>;
+  holds: ReadonlyMap<number, ProductHold>;
   onHeld: (hold: ProductHold) => void;
 }) {
   const { t, i18n } = useTranslation();
@@ -143,20 +143,31 @@ export function CallItemsStrip({
   items,
   isSeller,
   userId,
+  about,
+  holds,
+  onHeld,
 }: {
   callId: number;
   items: CallItem[];
   isSeller: boolean;
   userId: number;
+  /** The piece the call was placed about: the customer can hold it or add it to the cart without it being shown. */
+  about: CallProduct | null;
+  /** The customer's holds by product (the call modal keeps them for the strip, the viewer and the chat). */
+  holds: ReadonlyMap<number, ProductHold>;
+  onHeld: (hold: ProductHold) => void;
 }) {
   const { t } = useTranslation();
   const [viewing, setViewing] = useState<Viewing>(null);
-  const [holds, setHolds] = useState<Map<number, ProductHold>>(() => new Map());
-  const onHeld = (hold: ProductHold) => setHolds((prev) => new Map(prev).set(hold.productId, hold));
   const shown = items
     .filter((i): i is ProductCallItem | PhotoCallItem => i.kind === 'product' || i.kind === 'photo')
     .reverse();
-  if (!shown.length) return null;
+  // The piece asked about comes last (the first the customer had), unless the jeweller showed it already.
+  const aboutCard =
+    !isSeller && about && !shown.some((i) => i.kind === 'product' && i.product.id === about.id)
+      ? about
+      : null;
+  if (!shown.length && !aboutCard) return null;
   return (
     <>
       <ul
@@ -164,6 +175,29 @@ export function CallItemsStrip({
         data-testid="call-items"
         className="absolute inset-x-0 bottom-0 flex snap-x gap-2 overflow-x-auto px-2 pb-2"
       >
+        {aboutCard && (
+          <li
+            key="about"
+            className="w-[17rem] max-w-[calc(100vw-2rem)] shrink-0 snap-start rounded-xl bg-black/75 p-2 backdrop-blur"
+            data-testid="about-product"
+          >
+            <div className="space-y-2">
+              <p className="text-xs font-medium text-stone-200">{t('calls.selling.youCalledAbout')}</p>
+              <CallProductSummary
+                product={aboutCard}
+                dark
+                onOpen={() => setViewing({ kind: 'product', product: aboutCard })}
+              />
+              <CallProductActions
+                callId={callId}
+                product={aboutCard}
+                hold={holds.get(aboutCard.id) ?? null}
+                onHeld={onHeld}
+                compact
+              />
+            </div>
+          </li>
+        )}
         {shown.map((item) => (
           <li
             key={item.id}

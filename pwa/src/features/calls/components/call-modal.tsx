@@ -12,7 +12,8 @@ import {
   Video,
   VideoOff,
 } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Spinner } from '../../../components/ui/spinner';
@@ -23,7 +24,8 @@ import { translateMessage } from '../../../lib/i18n';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
 import { markCall } from '../../video/lib/marks';
 import { playWhenAllowed } from '../../video/lib/playback';
-import { sellingApi } from '../api';
+import type { ProductHold } from '../../../../../api/contract/call-selling';
+import { sellingApi, sellingQueries } from '../api';
 import { useCallItems } from '../hooks/use-call-items';
 import { takePhoto } from '../lib/take-photo';
 import { useCall } from './call-provider';
@@ -246,6 +248,28 @@ export default function CallModal() {
     onMeetingOver: endMeeting,
   });
   const { items, add } = useCallItems(callId);
+  // The customer's holds of the call's pieces, for the cards, the viewer and the chat alike: those made now,
+  // and (from the call's summary) any still active from an earlier call, so a held piece is not offered again.
+  const [heldNow, setHeldNow] = useState<ReadonlyMap<number, ProductHold>>(() => new Map());
+  const onHeld = useCallback(
+    (hold: ProductHold) => setHeldNow((prev) => new Map(prev).set(hold.productId, hold)),
+    [],
+  );
+  const earlier = useQuery({
+    ...sellingQueries.inCallHolds(callId),
+    // Only when the call has pieces to hold: the one asked about, or one shown.
+    enabled:
+      !isSeller &&
+      call.status === 'active' &&
+      (!!call.product ||
+        items.some((i) => i.kind === 'product' || (i.kind === 'message' && i.products.length > 0))),
+  });
+  const holds = useMemo(() => {
+    const all = new Map<number, ProductHold>();
+    for (const h of earlier.data ?? []) if (h.status === 'active') all.set(h.productId, h);
+    for (const [k, v] of heldNow) all.set(k, v);
+    return all;
+  }, [earlier.data, heldNow]);
   const [panel, setPanel] = useState<'chat' | 'products' | null>(null);
   const [seenMessages, setSeenMessages] = useState(0);
   const [sendingPhoto, setSendingPhoto] = useState(false);
@@ -393,8 +417,28 @@ export default function CallModal() {
             {!overlay && (
               // The customer tries a shown piece on: the call sends the composited picture (issue #36).
               <CallTryOnProvider swap={{ camera: room.localStream, replace: room.replaceOutgoingVideo }}>
-                <CallItemsStrip callId={callId} items={items} isSeller={isSeller} userId={user.id} />
+                <CallItemsStrip
+                  callId={callId}
+                  items={items}
+                  isSeller={isSeller}
+                  userId={user.id}
+                  about={call.product ?? null}
+                  holds={holds}
+                  onHeld={onHeld}
+                />
               </CallTryOnProvider>
+            )}
+            {!overlay && (
+              <CallChatSheet
+                open={panel === 'chat'}
+                onOpenChange={(o) => showPanel(o ? 'chat' : null)}
+                callId={callId}
+                items={items}
+                userId={user.id}
+                isSeller={isSeller}
+                onSent={add}
+                holds={holds}
+              />
             )}
             {overlay && (
               <div
@@ -478,15 +522,6 @@ export default function CallModal() {
               </ControlButton>
             </div>
           )}
-          <CallChatSheet
-            open={panel === 'chat'}
-            onOpenChange={(o) => showPanel(o ? 'chat' : null)}
-            callId={callId}
-            items={items}
-            userId={user.id}
-            isSeller={isSeller}
-            onSent={add}
-          />
           {isSeller && (
             <ShowProductSheet
               open={panel === 'products'}

@@ -35,6 +35,12 @@ export function formatHoldTime(iso: string, language: string): string {
 }
 
 /**
+ * The buttons' labels wrap onto a second line rather than being cut ("கூடையி…" on a 360 px phone in Tamil): the
+ * button grows in height, never in width.
+ */
+const WRAP = 'h-auto! min-h-9 min-w-0 px-2! py-1.5 text-center leading-tight whitespace-normal break-words';
+
+/**
  * The customer's two ways to act on a piece shown in the call: put it in the cart (the call goes on), or hold
  * one unit for HOLD_HOURS. Both are the server's to allow: stock, who may hold, what was shown.
  */
@@ -79,10 +85,10 @@ export function CallProductActions({
         disabled={add.isPending || !product.available}
         aria-busy={add.isPending || undefined}
         onClick={() => add.mutate()}
-        className="min-w-0 px-2"
+        className={WRAP}
       >
         <ShoppingCart aria-hidden="true" className="h-4 w-4 shrink-0" />
-        <span className="truncate">{t('calls.selling.addToCart')}</span>
+        <span>{t('calls.selling.addToCart')}</span>
       </Button>
       {hold ? (
         <p
@@ -98,10 +104,10 @@ export function CallProductActions({
           disabled={holdIt.isPending || !product.available}
           aria-busy={holdIt.isPending || undefined}
           onClick={() => holdIt.mutate()}
-          className="min-w-0 px-2"
+          className={WRAP}
         >
           <Bookmark aria-hidden="true" className="h-4 w-4 shrink-0" />
-          <span className="truncate">{t('calls.selling.hold')}</span>
+          <span>{t('calls.selling.hold')}</span>
         </Button>
       )}
     </div>

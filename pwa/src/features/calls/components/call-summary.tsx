@@ -15,8 +15,9 @@ import { CallViewer } from './call-items-strip';
 import { CallProductActions, CallProductSummary, formatHoldTime } from './call-product-card';
 
 /**
- * What a call left behind, for both sides: how long it lasted, the piece asked about, the pieces shown (the
- * customer can still add them to the cart or hold them), the photos and the chat. Shown when the call ends and
+ * What a call left behind, for both sides: how long it lasted, the piece asked about and the pieces shown (the
+ * customer can still add them to the cart or hold them, unless held already), what the customer held and bought
+ * of them (issue #40: the jeweller sees what came of the call), the photos and the chat. Shown when the call ends and
  * in the call's page of the history.
  */
 export function CallSummary({ callId, userId }: { callId: number; userId: number }) {
@@ -26,7 +27,7 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
   // not tell who is the customer.
   const viewerIsSeller = useCallState((s) => s.user?.role === 'seller');
   const [photo, setPhoto] = useState<PhotoCallItem | null>(null);
-  const [held, setHeld] = useState<Map<number, ProductHold>>(() => new Map());
+  const [heldHere, setHeldHere] = useState<Map<number, ProductHold>>(() => new Map());
   const queryClient = useQueryClient();
   const release = useMutation({
     mutationFn: (holdId: number) => sellingApi.release(holdId),
@@ -52,8 +53,12 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
     );
   const d = detail.data;
   const isCustomer = !viewerIsSeller;
+  // The customer's active holds of the call's pieces, from this call or an earlier one (a held piece is not
+  // offered to hold again), with those made here since the summary loaded.
   const holds = new Map(d.holds.filter((h) => h.status === 'active').map((h) => [h.productId, h]));
-  for (const [k, v] of held) holds.set(k, v);
+  for (const [k, v] of heldHere) holds.set(k, v);
+  const held = [...holds.values()];
+  const onHeld = (h: ProductHold) => setHeldHere((prev) => new Map(prev).set(h.productId, h));
   const shown = new Map<number, (typeof d.items)[number] & { kind: 'product' }>();
   for (const i of d.items) if (i.kind === 'product' && !shown.has(i.product.id)) shown.set(i.product.id, i);
   const photos = d.items.filter((i): i is PhotoCallItem => i.kind === 'photo');
@@ -73,13 +78,50 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
         </div>
       </dl>
       {d.product && (
-        <section aria-labelledby="summary-about" className="space-y-2">
+        <section aria-labelledby="summary-about" className="space-y-2" data-testid="summary-about">
           <h3 id="summary-about" className="font-semibold text-ink">
             {t('calls.summary.calledAbout')}
           </h3>
           <CallProductSummary product={d.product} />
+          {isCustomer && (
+            <CallProductActions
+              callId={callId}
+              product={d.product}
+              hold={holds.get(d.product.id) ?? null}
+              onHeld={onHeld}
+              compact
+            />
+          )}
         </section>
       )}
+      <section aria-labelledby="summary-outcome" className="space-y-2" data-testid="summary-outcome">
+        <h3 id="summary-outcome" className="font-semibold text-ink">
+          {t('calls.summary.outcome.title')}
+        </h3>
+        {held.length === 0 && d.purchases.length === 0 ? (
+          <p className="text-sm text-muted">{t('calls.summary.outcome.none')}</p>
+        ) : (
+          <ul className="space-y-1 text-sm text-ink">
+            {held.map((h) => (
+              <li key={`h${h.id}`} data-testid="summary-held">
+                {t('calls.summary.outcome.held', {
+                  name: h.productName,
+                  time: formatHoldTime(h.expiresAt, i18n.language),
+                })}
+              </li>
+            ))}
+            {d.purchases.map((b) => (
+              <li key={`b${b.orderId}-${b.productId}`} data-testid="summary-bought">
+                {t('calls.summary.outcome.bought', {
+                  name: b.productName,
+                  count: b.quantity,
+                  order: b.orderId,
+                })}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="summary-shown" className="space-y-2">
         <h3 id="summary-shown" className="font-semibold text-ink">
           {t('calls.summary.shown')}
@@ -100,7 +142,7 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
                     callId={callId}
                     product={i.product}
                     hold={holds.get(i.product.id) ?? null}
-                    onHeld={(h) => setHeld((prev) => new Map(prev).set(h.productId, h))}
+                    onHeld={onHeld}
                     compact
                   />
                 ) : (
@@ -154,7 +196,14 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
           <h3 id="summary-chat" className="font-semibold text-ink">
             {t('calls.selling.chat')}
           </h3>
-          <ChatMessages items={d.items} userId={userId} callId={callId} canBuy={isCustomer} />
+          <ChatMessages
+            items={d.items}
+            userId={userId}
+            callId={callId}
+            canBuy={isCustomer}
+            holds={holds}
+            onHeld={onHeld}
+          />
         </section>
       )}
       <CallViewer
