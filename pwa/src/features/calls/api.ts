@@ -37,9 +37,13 @@ export const callsApi = {
       }),
       CALL_MESSAGES.initiateFailed,
     ),
-  respond: (callId: number, response: 'accept' | 'decline') =>
+  /** An accept may carry the p2p answer to the offer that arrived while the call rang. */
+  respond: (callId: number, response: 'accept' | 'decline', answer?: Record<string, unknown> | null) =>
     withDefault(
-      api.post<RespondCallResponse>('/_api/call/respond', { callId, response }),
+      api.post<RespondCallResponse>(
+        '/_api/call/respond',
+        answer ? { callId, response, answer } : { callId, response },
+      ),
       CALL_MESSAGES.respondFailed,
     ),
   end: (callId: number, reason?: CallEndReasonInput) =>

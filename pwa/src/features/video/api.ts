@@ -22,9 +22,26 @@ async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTo
   }
 }
 
-/** The caller's ICE servers while the call rings (see GET /_api/video/ice-servers). */
-export const fetchIceServers = (callId: number, signal?: AbortSignal) =>
-  api.get<IceServersResponse>('/_api/video/ice-servers', { callId }, { signal });
+/** Ring-time ICE servers that came with the call's initiation (one call's at a time). */
+let given: { callId: number; iceServers: unknown[] } | null = null;
+
+/** Keeps the ICE servers the initiate answer carried, for the call's preparation while it rings. */
+export function rememberIceServers(callId: number, iceServers: unknown[] | undefined): void {
+  if (iceServers?.length) given = { callId, iceServers };
+}
+
+/**
+ * A participant's ICE servers while the call rings (see GET /_api/video/ice-servers), or those its initiation
+ * already brought (once).
+ */
+export const fetchIceServers = (callId: number, signal?: AbortSignal): Promise<IceServersResponse> => {
+  if (given?.callId === callId) {
+    const { iceServers } = given;
+    given = null;
+    return Promise.resolve({ iceServers });
+  }
+  return api.get<IceServersResponse>('/_api/video/ice-servers', { callId }, { signal });
+};
 
 export const videoQueries = {
   /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (docs/product-rules.md §7). */
