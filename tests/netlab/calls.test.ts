@@ -504,11 +504,12 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
       expect(b.energy - a.energy).toBeGreaterThan(0);
       expect(b.samples - a.samples).toBeGreaterThan(0);
       expect(concealment).toBeLessThan(0.15);
-      // The aim is 3 s: the accept reaches the caller through the event stream, whose offer (with its relay
-      // candidates) was made while the phone rang; the answer comes back the same way; then relayed ICE, DTLS
-      // and the first key frame over the slow link. bench:netlab measures it over 20 calls (median 2.7 s on a
-      // loaded 2-core machine); here, where the rest of the suite shares the cores, the median of three must
-      // stay under 4 s (polling signalling took 3.6-3.9 s) and no call may take 8 s.
+      // The aim is 2 s: the caller's offer went out while the phone rang and the jeweller's browser set it; the
+      // answer travels inside the accept and reaches the caller in the same event-stream batch as 'accepted';
+      // then relayed ICE, DTLS and the first key frame over the slow link. bench:netlab measures it (median
+      // 1.9 s at load average 16-22 on 2 shared cores, 2.7 s before the offer went out while ringing); here,
+      // where the rest of the suite shares the cores, the median of three must stay under 4 s and no call may
+      // take 8 s.
       const sorted = [...firstFrames].sort((x, y) => x - y);
       expect(sorted[1]).toBeLessThan(4000);
       expect(sorted[2]).toBeLessThan(8000);

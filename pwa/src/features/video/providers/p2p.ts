@@ -423,7 +423,8 @@ export async function answerForAccept(callId: number, waitMs = 300): Promise<Rec
         markCall('answer-created');
         await iceGathered(peer, ICE_GATHER_WINDOW_STREAMING_MS, giveUp.signal);
         const local = peer.localDescription;
-        if (!local) return;
+        // Too late for the accept: the connection sends this answer once it adopts the peer.
+        if (!local || giveUp.signal.aborted) return;
         r.described = true;
         answer = { sid: r.sid, type: local.type, sdp: local.sdp };
       })
