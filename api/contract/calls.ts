@@ -85,6 +85,16 @@ export const respondCallSchema = z.preprocess(
   z.object({
     callId: positiveId(CALL_MESSAGES.invalidCallId),
     response: z.enum(['accept', 'decline'], { error: CALL_MESSAGES.invalidResponse }),
+    /**
+     * p2p: the answer to the offer the caller sent while the call rang, stored as the answerer's first signal
+     * in the same request as the accept (an accept's only; ignored with a decline).
+     */
+    answer: z
+      .record(z.string(), z.unknown(), { error: CALL_MESSAGES.invalidSignalPayload })
+      .refine((p) => JSON.stringify(p).length <= SIGNAL_PAYLOAD_MAX_CHARS, {
+        error: CALL_MESSAGES.signalPayloadTooLarge,
+      })
+      .optional(),
   }),
 );
 export type RespondCallInput = z.infer<typeof respondCallSchema>;
@@ -150,6 +160,11 @@ export interface InitiateCallResponse {
   callId: number;
   status: 'pending';
   call: CallSummary;
+  /**
+   * p2p with ICE servers configured: the caller's ring-time ICE servers (as GET /_api/video/ice-servers gives
+   * them), so its browser starts gathering and makes its offer without another request.
+   */
+  iceServers?: unknown[];
 }
 
 /** One entry of GET /_api/call/incoming. */

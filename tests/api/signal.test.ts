@@ -88,16 +88,21 @@ describe('p2p signalling relay', () => {
     ).toBe(404);
   });
 
-  it('is only for the participants of an active call', async () => {
+  it('is only for the participants of a live call; while it rings only the caller sends, only its offer', async () => {
     const p = await callParties(api);
     const ringing = await placeCall(p);
-    const res = await p.asCustomer.post('/_api/call/signal', {
-      callId: ringing,
-      kind: 'offer',
-      payload: offer,
-    });
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: CALL_MESSAGES.callNotActive, code: 'call_not_active' });
+    // The one it rings sends nothing before the accept, in any kind.
+    for (const kind of ['offer', 'answer', 'candidate', 'bye']) {
+      const res = await p.asSeller.post('/_api/call/signal', { callId: ringing, kind, payload: offer });
+      expect(res.status, kind).toBe(409);
+      expect(res.body).toMatchObject({ error: CALL_MESSAGES.callNotActive, code: 'call_not_active' });
+    }
+    // The caller neither answers nor hangs up through the relay while it rings.
+    for (const kind of ['answer', 'bye']) {
+      const res = await p.asCustomer.post('/_api/call/signal', { callId: ringing, kind, payload: {} });
+      expect(res.status, kind).toBe(409);
+    }
+    expect(await api.db.knex('call_signals').where({ call_id: ringing })).toEqual([]);
 
     await p.asSeller.post('/_api/call/respond', { callId: ringing, response: 'accept' });
     const stranger = await signIn(api, await buildUser(api.db.knex));
@@ -116,6 +121,81 @@ describe('p2p signalling relay', () => {
     expect(late.status).toBe(409);
   });
 
+  it('carries the caller’s offer while the call rings, and the answer with the accept', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const sent = await p.asCustomer.post<{ id: number }>('/_api/call/signal', {
+      callId,
+      kind: 'offer',
+      payload: { sid: 's1', ...offer },
+    });
+    expect(sent.status).toBe(201);
+    const trickled = await p.asCustomer.post('/_api/call/signal', {
+      callId,
+      kind: 'candidate',
+      payload: { sid: 's1', candidate: { candidate: 'candidate:1' } },
+    });
+    expect(trickled.status).toBe(201);
+    // The seller's phone rings: it reads the offer and prepares its answer before picking up.
+    await p.asSeller.get('/_api/call/incoming');
+    const inbox = await p.asSeller.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
+    expect(inbox.body.status).toBe('ringing');
+    expect(inbox.body.signals.map((s) => [s.kind, s.fromUserId])).toEqual([
+      ['offer', p.customer.id],
+      ['candidate', p.customer.id],
+    ]);
+    // The caller finds nothing addressed to it until the accept.
+    expect(
+      (await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`)).body.signals,
+    ).toEqual([]);
+
+    const answer = { sid: 's1', type: 'answer', sdp: 'v=0\r\n' };
+    const accepted = await p.asSeller.post('/_api/call/respond', { callId, response: 'accept', answer });
+    expect(accepted.status).toBe(200);
+    const back = await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
+    expect(back.body.status).toBe('active');
+    expect(back.body.signals).toEqual([
+      {
+        id: expect.any(Number),
+        kind: 'answer',
+        payload: answer,
+        fromUserId: p.seller.id,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(back.body.signals[0].id).toBeGreaterThan(sent.body.id);
+  });
+
+  it('stores no answer with a decline, and none past the ring', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    const declined = await p.asSeller.post('/_api/call/respond', {
+      callId,
+      response: 'decline',
+      answer: { sid: 's1', type: 'answer', sdp: 'v=0' },
+    });
+    expect(declined.status).toBe(200);
+    expect(await api.db.knex('call_signals').where({ call_id: callId, from_user_id: p.seller.id })).toEqual(
+      [],
+    );
+    // A call whose ring timed out takes no more offers.
+    const q = await callParties(api);
+    const late = await placeCall(q);
+    await api.db
+      .knex('calls')
+      .where({ id: late })
+      .update({ created_at: new Date(Date.now() - 10 * 60_000) });
+    const res = await q.asCustomer.post('/_api/call/signal', { callId: late, kind: 'offer', payload: offer });
+    expect(res.status).toBe(409);
+    const big = await q.asSeller.post('/_api/call/respond', {
+      callId: late,
+      response: 'accept',
+      answer: { sdp: 'x'.repeat(SIGNAL_PAYLOAD_MAX_CHARS) },
+    });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toBe(CALL_MESSAGES.signalPayloadTooLarge);
+  });
+
   it('lists no signals but the status while the call rings, so the caller learns of the accept', async () => {
     const p = await callParties(api);
     const callId = await placeCall(p);
@@ -131,9 +211,6 @@ describe('p2p signalling relay', () => {
       signals: [],
       status: 'ringing',
     });
-    // Sending still waits for the accept.
-    const early = await p.asCustomer.post('/_api/call/signal', { callId, kind: 'offer', payload: offer });
-    expect(early.status).toBe(409);
     await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
     const active = await p.asCustomer.get<CallSignalsResponse>(`/_api/call/signals?callId=${callId}`);
     expect(active.body).toEqual({ signals: [], status: 'active' });

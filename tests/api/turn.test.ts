@@ -124,8 +124,8 @@ describe('TURN configuration', () => {
   });
 });
 
-describe('GET /_api/video/ice-servers: the caller prepares while the call rings', () => {
-  it('gives the caller of a ringing call its relay credential, and nobody else', async () => {
+describe('GET /_api/video/ice-servers: both sides prepare while the call rings', () => {
+  it('gives each participant of a ringing call its own relay credential, and nobody else', async () => {
     const p = await callParties(api);
     const callId = await placeCall(p);
     const res = await p.asCustomer.get<{ iceServers: unknown[] }>(`/_api/video/ice-servers?callId=${callId}`);
@@ -136,10 +136,21 @@ describe('GET /_api/video/ice-servers: the caller prepares while the call rings'
     expect(relay.username).toMatch(new RegExp(`^\\d+:c${callId}u${p.customer.id}$`));
     expect(relay.credential).toBe(crypto.createHmac('sha1', SECRET).update(relay.username).digest('base64'));
 
-    // The seller has nothing to prepare before answering; strangers get nothing at all.
-    const seller = await p.asSeller.get(`/_api/video/ice-servers?callId=${callId}`);
-    expect(seller.status).toBe(409);
-    expect(seller.body).not.toHaveProperty('iceServers');
+    // The seller whose phone rings allocates its relay before picking up, with a credential of its own, for
+    // the ring only; strangers get nothing at all.
+    const seller = await p.asSeller.get<{ iceServers: unknown[]; ttlSeconds: number }>(
+      `/_api/video/ice-servers?callId=${callId}`,
+    );
+    expect(seller.status).toBe(200);
+    const sellerRelay = seller.body.iceServers[1] as Credential;
+    expect(sellerRelay.username).toMatch(new RegExp(`^\\d+:c${callId}u${p.seller.id}$`));
+    expect(sellerRelay.credential).toBe(
+      crypto.createHmac('sha1', SECRET).update(sellerRelay.username).digest('base64'),
+    );
+    expect(seller.body.ttlSeconds).toBeLessThanOrEqual(46);
+    // Another seller's phone is not ringing with it.
+    const otherSeller = await callParties(api);
+    expect((await otherSeller.asSeller.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(404);
     const stranger = await signIn(api, await buildUser(db.knex));
     expect((await stranger.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(404);
     expect((await api.client().get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(401);
@@ -154,6 +165,31 @@ describe('GET /_api/video/ice-servers: the caller prepares while the call rings'
       expect(over.body).toEqual({ error: 'This call is over.', code: 'call_not_active' });
     }
     expect((await p.asCustomer.get('/_api/video/ice-servers?callId=abc')).status).toBe(400);
+  });
+
+  it('hands the caller its ring-time servers with the call itself', async () => {
+    const p = await callParties(api);
+    const res = await p.asCustomer.post<{ callId: number; iceServers?: unknown[] }>('/_api/call/initiate', {
+      sellerId: p.seller.id,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.iceServers?.[0]).toEqual(STUN[0]);
+    const relay = res.body.iceServers?.[1] as Credential;
+    expect(relay.username).toMatch(new RegExp(`^\\d+:c${res.body.callId}u${p.customer.id}$`));
+    expect(relay.credential).toBe(crypto.createHmac('sha1', SECRET).update(relay.username).digest('base64'));
+    const expiry = Number(relay.username.split(':')[0]);
+    expect(expiry - Math.floor(api.clock.now().getTime() / 1000)).toBeLessThanOrEqual(46);
+  });
+
+  it('gives nothing for a call whose ring timed out, though nobody marked it missed yet', async () => {
+    const p = await callParties(api);
+    const callId = await placeCall(p);
+    api.clock.advance(31_000);
+    for (const client of [p.asCustomer, p.asSeller]) {
+      const late = await client.get(`/_api/video/ice-servers?callId=${callId}`);
+      expect(late.status).toBe(409);
+      expect(late.body).toEqual({ error: 'This call is over.', code: 'call_not_active' });
+    }
   });
 });
 

@@ -7,11 +7,17 @@
  *     one machine by bench:call-events);
  *   - the customer's link down for 10 s: how long after it is back the media flows again (same call).
  *
- * Run as root: npm run build && npm run bench:netlab   (RUNS=20 calls per case, OUTAGES=5)
+ *   - the same relayed call between Firefox ESR and Chromium, each way; and with the customer's network dropping
+ *     all UDP (TURN over TLS on 443).
+ *
+ * Run as root: npm run build && npm run bench:netlab   (RUNS=20 calls per case, OUTAGES=5; ONLY=<part of a
+ * case's label> runs that case alone, MARKS=1 prints the jeweller's call marks)
  */
 import os from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser as FirefoxBrowser, Page as FirefoxPage } from 'puppeteer-core';
 import { buildLab, labUnavailable, ORIGIN, type Lab } from '../netlab/support/lab';
+import { clickButton, postFromPage, waitForText } from '../e2e/support/firefox';
 import { fmt, writeSection } from './lib/harness';
 
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -61,6 +67,59 @@ async function post(page: Page, path: string, body: unknown) {
   );
 }
 
+/** In a Firefox page: its peer connections, for their statistics (as `context` does for Chromium). */
+const FIREFOX_WATCH = `(() => {
+  const Original = window.RTCPeerConnection;
+  const list = [];
+  window.__pcs = list;
+  window.RTCPeerConnection = class extends Original {
+    constructor(config) { super(config); list.push(this); }
+  };
+})();`;
+
+const REMOTE_PLAYING = `(() => {
+  const v = document.querySelector('[data-testid="remote-video"]');
+  return !!v && v.videoWidth > 0 && v.currentTime > 0;
+})()`;
+
+/** In a Firefox page: video frames decoded so far. */
+const FRAMES_SCRIPT = `(async () => {
+  let frames = 0;
+  for (const pc of window.__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    (await pc.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video') frames += Number(s.framesDecoded ?? 0);
+    });
+  }
+  return frames;
+})()`;
+
+/** In a Firefox page: the connected pair's candidate types, as \`route\` says them. */
+const ROUTE_SCRIPT = `(async () => {
+  for (const pc of window.__pcs) {
+    if (pc.connectionState !== 'connected') continue;
+    const byId = new Map();
+    (await pc.getStats()).forEach((s) => byId.set(s.id, s));
+    for (const s of byId.values()) {
+      if (s.type !== 'candidate-pair' || !(s.selected || s.nominated) || s.state !== 'succeeded') continue;
+      const l = byId.get(s.localCandidateId)?.candidateType;
+      const r = byId.get(s.remoteCandidateId)?.candidateType;
+      return l === 'relay' || r === 'relay' ? 'relay' : l + '/' + r;
+    }
+  }
+  return 'none';
+})()`;
+
+/** A fresh Firefox page at a phone's size, the watcher installed, at `path`. */
+async function firefoxTab(browser: FirefoxBrowser, path: string): Promise<FirefoxPage> {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  await page.evaluateOnNewDocument(FIREFOX_WATCH);
+  await page.setViewport({ width: 360, height: 740 });
+  await page.goto(`${ORIGIN}${path}`);
+  return page;
+}
+
 const remoteVideo = (page: Page, ms: number) =>
   page.waitForFunction(
     () => {
@@ -95,9 +154,16 @@ const route = (page: Page) =>
         if (s.type !== 'transport' || !s.selectedCandidatePairId) continue;
         const pair = byId.get(s.selectedCandidatePairId as string);
         if (!pair) continue;
-        const l = byId.get(pair.localCandidateId as string)?.candidateType as string;
+        const local = byId.get(pair.localCandidateId as string);
+        const l = local?.candidateType as string;
         const r = byId.get(pair.remoteCandidateId as string)?.candidateType as string;
-        return l === 'relay' || r === 'relay' ? 'relay' : `${l}/${r}`;
+        // A local relay reached over TCP or TLS says so ('relay/tls').
+        const over = l === 'relay' && local?.relayProtocol && local.relayProtocol !== 'udp';
+        return over
+          ? `relay/${String(local.relayProtocol)}`
+          : l === 'relay' || r === 'relay'
+            ? 'relay'
+            : `${l}/${r}`;
       }
     }
     return 'none';
@@ -149,34 +215,171 @@ async function main() {
     }
     let turn = 0;
 
-    /** One call: ring, accept after RING_MS, both have video; returns the page pair (call still up). */
-    async function call(): Promise<{ c: Page; frameMs: number; via: string }> {
-      const who = customers[turn++ % customers.length];
-      const c = await who.ctx.newPage();
-      await c.goto(STORE);
-      await c.getByRole('button', { name: 'Video Call', exact: true }).click();
-      const dialog = jeweller.getByRole('alertdialog');
-      await dialog.getByText(who.name).waitFor({ timeout: 15_000 });
-      await new Promise((r) => setTimeout(r, RING_MS));
-      const acceptedAt = Date.now();
-      await dialog.getByRole('button', { name: 'Accept' }).click();
-      await Promise.all([remoteVideo(c, 30_000), remoteVideo(jeweller, 30_000)]);
-      return { c, frameMs: Date.now() - acceptedAt, via: await route(c) };
+    // Firefox on either side: a customer browser in the customer's network, a jeweller page in the jeweller's.
+    const firefoxCustomer = await lab.launchFirefox('customer');
+    const firefoxJeweller = await lab.launchFirefox('jeweller');
+    const ffJeweller = await firefoxTab(firefoxJeweller, '/login');
+    // Signed in, it waits on a blank page until its case (a second open app would ring too).
+    if (
+      (
+        await postFromPage(ffJeweller, '/_api/auth/login_with_password', {
+          email: SELLER_EMAIL,
+          password: PASSWORD,
+        })
+      ).status !== 200
+    )
+      throw new Error('jeweller login in Firefox failed');
+    await ffJeweller.goto('about:blank');
+    const ffCustomers: { page: FirefoxPage; name: string }[] = [];
+    for (let i = 0; i < CUSTOMERS; i++) {
+      const page = await firefoxTab(firefoxCustomer, '/login');
+      const name = `Bench FF ${i} ${Math.random().toString(36).slice(2, 5)}`;
+      const reg = await postFromPage(page, '/_api/auth/register_with_password', {
+        email: `lab-bench-ff-${Date.now().toString(36)}-${i}@example.test`,
+        password: 'Secret#2026',
+        displayName: name,
+      });
+      if (reg.status !== 201) throw new Error(`register in Firefox ${reg.status}`);
+      ffCustomers.push({ page, name });
     }
-    async function hangUp(c: Page) {
-      await c
-        .getByRole('button', { name: 'End call' })
-        .click()
-        .catch(() => undefined);
-      await jeweller
-        .getByTestId('remote-video')
-        .waitFor({ state: 'detached', timeout: 15_000 })
-        .catch(() => undefined);
-      await c.close();
+    let ffTurn = 0;
+    /** Which engine each side of the current case runs. */
+    let engines: { customer: 'chromium' | 'firefox'; jeweller: 'chromium' | 'firefox' } = {
+      customer: 'chromium',
+      jeweller: 'chromium',
+    };
+    // Only one of the two jeweller pages is on the call history page at a time (the other would ring too).
+    let jewellerOn: 'chromium' | 'firefox' = 'chromium';
+    async function seat(kind: 'chromium' | 'firefox') {
+      if (jewellerOn === kind) return;
+      if (kind === 'firefox') {
+        await jeweller.goto('about:blank');
+        await ffJeweller.goto(`${ORIGIN}/seller/history`);
+        await waitForText(ffJeweller, 'Call History', { timeout: 30_000 });
+        await clickButton(ffJeweller, 'Tap to enable call ringing', { timeout: 3000 }).catch(() => undefined);
+      } else {
+        await ffJeweller.goto('about:blank');
+        await jeweller.goto(`${ORIGIN}/seller/history`);
+        await jeweller.getByRole('heading', { name: 'Call History', level: 1 }).waitFor({ timeout: 30_000 });
+      }
+      jewellerOn = kind;
     }
 
+    /** A customer's side of a call, whichever engine. */
+    interface Caller {
+      playing: (ms: number) => Promise<unknown>;
+      hangUp: () => Promise<void>;
+      route: () => Promise<string>;
+      frames: () => Promise<number>;
+    }
+
+    /** One call: ring, accept after RING_MS, both have video; returns the customer's side (call still up). */
+    async function call(): Promise<{ c: Caller; frameMs: number; via: string }> {
+      let c: Caller;
+      let name: string;
+      if (engines.customer === 'chromium') {
+        const who = customers[turn++ % customers.length];
+        const page = await who.ctx.newPage();
+        await page.goto(STORE);
+        await page.getByRole('button', { name: 'Video Call', exact: true }).click();
+        name = who.name;
+        c = {
+          playing: (ms) => remoteVideo(page, ms),
+          hangUp: async () => {
+            await page
+              .getByRole('button', { name: 'End call' })
+              .click()
+              .catch(() => undefined);
+            await page.close();
+          },
+          route: () => route(page),
+          frames: () => framesDecoded(page),
+        };
+      } else {
+        const who = ffCustomers[ffTurn++ % ffCustomers.length];
+        const page = who.page;
+        await page.goto(`${ORIGIN}${STORE}`);
+        await waitForText(page, 'Lakshmi Jewellers', { timeout: 30_000 });
+        await clickButton(page, 'Video Call');
+        name = who.name;
+        c = {
+          playing: (ms) => page.waitForFunction(REMOTE_PLAYING, { timeout: ms, polling: 20 }),
+          hangUp: () => clickButton(page, 'End call', { timeout: 5000 }).catch(() => undefined),
+          route: () => page.evaluate(ROUTE_SCRIPT) as Promise<string>,
+          frames: () => page.evaluate(FRAMES_SCRIPT) as Promise<number>,
+        };
+      }
+      let acceptedAt: number;
+      let jPlaying: Promise<unknown>;
+      if (engines.jeweller === 'chromium') {
+        const dialog = jeweller.getByRole('alertdialog');
+        await dialog.getByText(name).waitFor({ timeout: 15_000 });
+        await new Promise((r) => setTimeout(r, RING_MS));
+        acceptedAt = Date.now();
+        await dialog.getByRole('button', { name: 'Accept' }).click();
+        jPlaying = remoteVideo(jeweller, 30_000);
+      } else {
+        await waitForText(ffJeweller, name, { within: '[role="alertdialog"]', timeout: 15_000 });
+        await new Promise((r) => setTimeout(r, RING_MS));
+        acceptedAt = Date.now();
+        await clickButton(ffJeweller, 'Accept', { within: '[role="alertdialog"]' });
+        jPlaying = ffJeweller.waitForFunction(REMOTE_PLAYING, { timeout: 30_000, polling: 20 });
+      }
+      await Promise.all([c.playing(30_000), jPlaying]);
+      const frameMs = Date.now() - acceptedAt;
+      if (process.env.MARKS) {
+        const script = `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('call:'))
+          .map((m) => [m.name, Math.round(performance.timeOrigin + m.startTime)])`;
+        const j = (await (engines.jeweller === 'chromium'
+          ? jeweller.evaluate(script)
+          : ffJeweller.evaluate(script))) as [string, number][];
+        console.log(
+          'jeweller',
+          j
+            .filter(([, t]) => t >= acceptedAt - 3000)
+            .map(([n, t]) => `${n.slice(5)}@${t - acceptedAt}`)
+            .join(' '),
+        );
+      }
+      return { c, frameMs, via: await c.route() };
+    }
+    async function hangUp(c: Caller) {
+      await c.hangUp();
+      if (jewellerOn === 'chromium')
+        await jeweller
+          .getByTestId('remote-video')
+          .waitFor({ state: 'detached', timeout: 15_000 })
+          .catch(() => undefined);
+      else
+        await ffJeweller
+          .waitForFunction(`!document.querySelector('[data-testid="remote-video"]')`, { timeout: 15_000 })
+          .catch(() => undefined);
+      // Each customer's history shows the call as over before its next call.
+      await new Promise((r) => setTimeout(r, 300));
+    }
+
+    const pair = (customer: 'chromium' | 'firefox', jewellerEngine: 'chromium' | 'firefox') => async () => {
+      engines = { customer, jeweller: jewellerEngine };
+      await seat(jewellerEngine);
+    };
+    const chromiumPair = pair('chromium', 'chromium');
     const cases: { label: string; setup: () => Promise<void>; teardown: () => Promise<void> }[] = [
-      { label: 'relayed (symmetric NATs)', setup: async () => undefined, teardown: async () => undefined },
+      { label: 'relayed (symmetric NATs)', setup: chromiumPair, teardown: async () => undefined },
+      {
+        label: 'relayed, Firefox customer ↔ Chromium jeweller',
+        setup: pair('firefox', 'chromium'),
+        teardown: chromiumPair,
+      },
+      {
+        label: 'relayed, Chromium customer ↔ Firefox jeweller',
+        setup: pair('chromium', 'firefox'),
+        teardown: chromiumPair,
+      },
+      {
+        label: "relayed over TLS on 443 (the customer's network drops UDP)",
+        setup: async () => lab.customerUdpBlocked(true),
+        teardown: async () => lab.customerUdpBlocked(false),
+      },
       {
         label: 'relayed, 300 ms round trip and 3% loss',
         setup: async () => {
@@ -189,7 +392,8 @@ async function main() {
         },
       },
     ];
-    for (const k of cases) {
+    const only = process.env.ONLY;
+    for (const k of cases.filter((x) => !only || x.label.includes(only))) {
       await k.setup();
       const r = (results[k.label] = { frame: [] as number[], routes: {} as Record<string, number> });
       try {
@@ -214,17 +418,20 @@ async function main() {
       await new Promise((r) => setTimeout(r, 2000));
       lab.customerLink(false);
       await new Promise((r) => setTimeout(r, 10_000));
-      const [cBefore, jBefore] = [await framesDecoded(c), await framesDecoded(jeweller)];
+      const [cBefore, jBefore] = [await c.frames(), await framesDecoded(jeweller)];
       const upAt = Date.now();
       lab.customerLink(true);
-      const back = async (p: Page, before: number) => {
+      const back = async (frames: () => Promise<number>, before: number) => {
         for (;;) {
-          if ((await framesDecoded(p)) > before + 5) return Date.now();
+          if ((await frames()) > before + 5) return Date.now();
           if (Date.now() - upAt > 30_000) throw new Error('media did not come back');
           await new Promise((r) => setTimeout(r, 100));
         }
       };
-      const [cb, jb] = await Promise.all([back(c, cBefore), back(jeweller, jBefore)]);
+      const [cb, jb] = await Promise.all([
+        back(c.frames, cBefore),
+        back(() => framesDecoded(jeweller), jBefore),
+      ]);
       outages.push(Math.max(cb, jb) - upAt);
       console.log(`outage #${i + 1}: media back on both sides ${Math.max(cb, jb) - upAt} ms after the link`);
       await hangUp(c);
@@ -243,8 +450,11 @@ async function main() {
 
 Command (as root): \`npm run build && npm run bench:netlab\` (RUNS=${RUNS} calls per case, OUTAGES=${OUTAGES}). The network
 lab of \`tests/netlab\`: the API and our coturn relay in a "public" namespace, the customer and the jeweller each in
-their own namespace behind their own NAT, Debian Chromium in each (fake camera and microphone). The jeweller picks up
-after ${RING_MS} ms of ringing. Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} shared cores; load
+their own namespace behind their own NAT, Debian Chromium in each (fake camera and microphone), or Firefox ESR on one side
+(puppeteer-core over WebDriver BiDi, fake camera and microphone). The jeweller picks up after ${RING_MS} ms of ringing.
+While it rings the caller sends its offer and the jeweller's browser sets it (relay allocated ahead); the answer
+goes with the accept. The TLS case drops all UDP in the customer's network: the customer reaches the relay only over
+TLS on 443 (route \`relay/tls\`). Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} shared cores; load
 average ${loadBefore} → ${os
     .loadavg()
     .map((x) => x.toFixed(1))

@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLab, labUnavailable, ORIGIN, type Lab } from './support/lab';
+import {
+  clickButton,
+  firefoxPage,
+  postFromPage,
+  waitForText,
+  type FirefoxPage,
+} from '../e2e/support/firefox';
 
 /**
  * Calls between real networks: a customer and a jeweller, each behind their own symmetric NAT, the API and
@@ -191,9 +198,12 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
           if (s.type !== 'transport' || !s.selectedCandidatePairId) continue;
           const pair = byId.get(s.selectedCandidatePairId as string);
           if (!pair) continue;
+          const local = byId.get(pair.localCandidateId as string);
           return {
-            local: byId.get(pair.localCandidateId as string)?.candidateType as string,
+            local: local?.candidateType as string,
             remote: byId.get(pair.remoteCandidateId as string)?.candidateType as string,
+            // How this side reaches its relay, for a local relay candidate: 'udp', 'tcp' or 'tls'.
+            relayProtocol: (local?.relayProtocol as string | undefined) ?? null,
           };
         }
       }
@@ -218,6 +228,29 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
     await c.context.close();
     await j.context.close();
+  }, 120_000);
+
+  it("the customer's network drops all UDP: the call connects through the relay over TLS on 443", async () => {
+    lab.customerUdpBlocked(true);
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      const acceptedAt = await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+      const firstFrameMs = Date.now() - acceptedAt;
+      console.log(
+        `UDP dropped, TURN over TLS: accept to first remote frame on both sides ${firstFrameMs} ms`,
+      );
+      // The customer's only way out is TCP: its end of the pair is a relay it reaches over TLS.
+      const pair = await selectedPair(c.page);
+      expect(pair, lab.logs().slice(-4000)).toMatchObject({ local: 'relay', relayProtocol: 'tls' });
+      expect(firstFrameMs).toBeLessThan(10_000);
+      await c.page.getByRole('button', { name: 'End call' }).click();
+      await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      lab.customerUdpBlocked(false);
+      await hangUpAndClose(c, j);
+    }
   }, 120_000);
 
   /** Video frames and audio energy this page has received so far (inbound-rtp totals). */
@@ -311,6 +344,121 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     }
   }, 120_000);
 
+  /** In a Firefox page: every RTCPeerConnection, for its statistics. */
+  const FIREFOX_WATCH = `(() => {
+    const Original = window.RTCPeerConnection;
+    const list = [];
+    window.__pcs = list;
+    window.RTCPeerConnection = class extends Original {
+      constructor(config) { super(config); list.push(this); }
+    };
+  })();`;
+
+  /** Video frames this Firefox page decoded so far. */
+  const firefoxFrames = (page: FirefoxPage) =>
+    page.evaluate(async () => {
+      let frames = 0;
+      for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
+        if (pc.connectionState === 'closed') continue;
+        (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+          if (s.type === 'inbound-rtp' && s.kind === 'video') frames += Number(s.framesDecoded ?? 0);
+        });
+      }
+      return frames;
+    });
+
+  it('a Firefox customer and a Chromium jeweller through the relay: ring, accept, video both ways, back after a 10 s outage', async () => {
+    const firefox = await lab.launchFirefox('customer');
+    const j = await jeweller();
+    const { context, page } = await firefoxPage(firefox, ORIGIN, { mobile: true, watch: FIREFOX_WATCH });
+    try {
+      const name = `Meena ${Math.random().toString(36).slice(2, 6)}`;
+      const reg = await postFromPage(page, '/_api/auth/register_with_password', {
+        email: `lab-ff-${Date.now().toString(36)}@example.test`,
+        password: 'Secret#2026',
+        displayName: name,
+      });
+      expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+      await page.goto(`${ORIGIN}${STORE}`);
+      await waitForText(page, SHOP, { timeout: 30_000 });
+
+      // Ring, accept.
+      await clickButton(page, 'Video Call');
+      const dialog = j.page.getByRole('alertdialog');
+      await dialog
+        .getByText(name)
+        .waitFor({ timeout: 15_000 })
+        .catch(async (err: Error) => {
+          const seen = await page
+            .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
+            .catch(() => '?');
+          throw new Error(`${err.message}\nthe customer's page showed: ${seen}`);
+        });
+      const acceptedAt = Date.now();
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await Promise.all([
+        page.waitForFunction(
+          () => {
+            const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+            return !!v && v.videoWidth > 0 && v.currentTime > 0;
+          },
+          { timeout: 20_000, polling: 50 },
+        ),
+        remoteVideo(j.page, 20_000),
+      ]);
+      console.log(
+        `Firefox customer ↔ Chromium jeweller, relayed: first remote frame on both sides ${Date.now() - acceptedAt} ms after the accept`,
+      );
+      // Behind two symmetric NATs only the relay joins them.
+      const pair = await selectedPair(j.page);
+      expect([pair?.local, pair?.remote], lab.logs().slice(-4000)).toContain('relay');
+
+      // The customer's network gone for 10 s: the same call comes back on both sides.
+      await new Promise((r) => setTimeout(r, 2000));
+      lab.customerLink(false);
+      await new Promise((r) => setTimeout(r, 10_000));
+      const [cBefore, jBefore] = [await firefoxFrames(page), (await received(j.page)).frames];
+      const upAt = Date.now();
+      lab.customerLink(true);
+      const firefoxBack = async () => {
+        for (;;) {
+          if ((await firefoxFrames(page)) > cBefore + 10) return Date.now();
+          if (Date.now() - upAt > 20_000) throw new Error('no new video frames in Firefox within 20 s');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const [cBack, jBack] = await Promise.all([firefoxBack(), framesAfter(j.page, jBefore, 20_000)]);
+      console.log(
+        `Firefox ↔ Chromium, 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
+      );
+      // The same call: the customer placed one.
+      const placed = await page.evaluate(async () => {
+        const res = await fetch('/_api/calls/history');
+        return ((await res.json()) as { calls: unknown[] }).calls.length;
+      });
+      expect(placed).toBe(1);
+      await clickButton(page, 'End call');
+      await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      lab.customerLink(true);
+      await page
+        .evaluate(async () => {
+          const res = await fetch('/_api/calls/history');
+          const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
+          for (const call of calls.filter((x) => ['pending', 'ringing', 'active'].includes(x.status)))
+            await fetch('/_api/call/end', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ callId: call.callId }),
+            });
+        })
+        .catch(() => undefined);
+      await context.close().catch(() => undefined);
+      await firefox.close().catch(() => undefined);
+      await j.context.close().catch(() => undefined);
+    }
+  }, 150_000);
+
   it('300 ms round trip and 3% loss: video within 3 s of accepting, audio continuous', async () => {
     await lab.customerDelay(150);
     lab.customerLoss(3);
@@ -369,11 +517,12 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
       expect(b.energy - a.energy).toBeGreaterThan(0);
       expect(b.samples - a.samples).toBeGreaterThan(0);
       expect(concealment).toBeLessThan(0.15);
-      // The aim is 3 s: the accept reaches the caller through the event stream, whose offer (with its relay
-      // candidates) was made while the phone rang; the answer comes back the same way; then relayed ICE, DTLS
-      // and the first key frame over the slow link. bench:netlab measures it over 20 calls (median 2.7 s on a
-      // loaded 2-core machine); here, where the rest of the suite shares the cores, the median of three must
-      // stay under 4 s (polling signalling took 3.6-3.9 s) and no call may take 8 s.
+      // The aim is 2 s: the caller's offer went out while the phone rang and the jeweller's browser set it; the
+      // answer travels inside the accept and reaches the caller in the same event-stream batch as 'accepted';
+      // then relayed ICE, DTLS and the first key frame over the slow link. bench:netlab measures it (median
+      // 1.9 s at load average 16-22 on 2 shared cores, 2.7 s before the offer went out while ringing); here,
+      // where the rest of the suite shares the cores, the median of three must stay under 4 s and no call may
+      // take 8 s.
       const sorted = [...firstFrames].sort((x, y) => x - y);
       expect(sorted[1]).toBeLessThan(4000);
       expect(sorted[2]).toBeLessThan(8000);

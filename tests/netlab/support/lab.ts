@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import puppeteer, { type Browser as FirefoxBrowser } from 'puppeteer-core';
 
 /**
  * A small internet on one machine, for calls between real networks: Linux network namespaces joined by veth
@@ -21,11 +23,39 @@ import { chromium, type Browser } from 'playwright-core';
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/**
+ * Runs inside a namespace: a Unix socket (reachable from any namespace, it is a file) that leads to a TCP port
+ * on that namespace's own loopback. Firefox is driven over WebDriver BiDi, a WebSocket on its loopback, which
+ * the test process cannot reach across namespaces otherwise.
+ */
+const SOCKET_TO_PORT = `const net = require('node:net');
+const [sock, port] = process.argv.slice(1);
+net.createServer((c) => {
+  const t = net.connect(Number(port), '127.0.0.1');
+  c.pipe(t); t.pipe(c);
+  c.on('error', () => t.destroy()); t.on('error', () => c.destroy());
+}).listen(sock, () => console.log('ready'));`;
+
+/** A TCP port free on this machine's loopback now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const PUBLIC_IP = '203.0.113.1';
 export const API_PORT = 8080;
 export const ORIGIN = `http://${PUBLIC_IP}:${API_PORT}`;
 export const TURN_PORT = 3478;
+/** coturn's TLS listener (`turns:`), on 443 as for networks that let only web traffic out. */
+export const TURNS_PORT = 443;
 
 /** Why the lab cannot be built here, or undefined when it can (root, iproute2, nftables, coturn, Chromium). */
 export function labUnavailable(): string | undefined {
@@ -38,6 +68,7 @@ export function labUnavailable(): string | undefined {
     ['tc', 'iproute2'],
     ['ethtool', 'ethtool'],
     ['python3', 'python3'],
+    ['openssl', 'openssl'],
   ] as const) {
     if (spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0)
       return `${cmd} is missing (apt-get install ${pkg})`;
@@ -62,6 +93,8 @@ export interface Lab {
   turnSecret: string;
   /** A headless Chromium living in the customer's or the jeweller's network. */
   launchBrowser(side: Side): Promise<Browser>;
+  /** A headless Firefox ESR (driven by puppeteer-core over WebDriver BiDi) in that network. */
+  launchFirefox(side: Side): Promise<FirefoxBrowser>;
   /** Starts the API (built PWA, embedded database, demo data) inside "pub"; resolves when it answers. */
   startApi(env?: Record<string, string>): Promise<void>;
   stopApi(): Promise<void>;
@@ -69,6 +102,8 @@ export interface Lab {
   stopRelay(): Promise<void>;
   /** The customer's NAT loses its inside link (like walking out of Wi-Fi) or gets it back. */
   customerLink(up: boolean): void;
+  /** The customer's network lets no UDP out (an office or hotel firewall): only TCP, so TURN over TLS. */
+  customerUdpBlocked(blocked: boolean): void;
   /** Drops this percentage of packets each way on the customer's link (0 removes the rule). */
   customerLoss(percent: number): void;
   /** Caps the customer's link at this rate each way (undefined removes the cap). */
@@ -116,12 +151,21 @@ export function buildLab(): Lab {
   const turnSecret = crypto.randomBytes(24).toString('hex');
   const children: { api?: ChildProcess; relay?: ChildProcess; hop?: ChildProcess } = {};
   const browsers: Browser[] = [];
+  const firefoxes: { browser?: FirefoxBrowser; server: net.Server; relay: ChildProcess }[] = [];
   let output = '';
   const ipn = (n: string, ...args: string[]) => run('ip', ['-n', n, ...args]);
   const inNs = (n: string, cmd: string, ...args: string[]) => run('ip', ['netns', 'exec', n, cmd, ...args]);
 
   const teardown = async () => {
     for (const b of browsers.splice(0)) await b.close().catch(() => undefined);
+    for (const f of firefoxes.splice(0)) {
+      await f.browser?.close().catch(() => undefined);
+      f.server.close();
+      if (f.relay.exitCode === null) {
+        f.relay.kill('SIGKILL');
+        await new Promise((r) => f.relay.once('exit', r));
+      }
+    }
     for (const key of ['api', 'relay', 'hop'] as const) {
       const child = children[key];
       if (child && child.exitCode === null) {
@@ -270,7 +314,30 @@ export function buildLab(): Lab {
   };
 
   // The relay's configuration is the one docs/operations.md recommends: shared-secret credentials, a realm,
-  // quotas, and private and loopback peers denied (the browsers' private host candidates are such peers).
+  // quotas, and private and loopback peers denied (the browsers' private host candidates are such peers), with
+  // TLS on 443 from a certificate made for the lab (self-signed for the relay's address; the lab's browsers
+  // are told to accept it).
+  const cert = path.join(tmp, 'turn-cert.pem');
+  const key = path.join(tmp, 'turn-key.pem');
+  run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${PUBLIC_IP}`,
+    '-addext',
+    `subjectAltName=IP:${PUBLIC_IP}`,
+  ]);
   const turnConf = path.join(tmp, 'turnserver.conf');
   fs.writeFileSync(
     turnConf,
@@ -290,7 +357,11 @@ export function buildLab(): Lab {
       'denied-peer-ip=172.16.0.0-172.31.255.255',
       'denied-peer-ip=192.168.0.0-192.168.255.255',
       'denied-peer-ip=127.0.0.0-127.255.255.255',
-      'no-tls',
+      `tls-listening-port=${TURNS_PORT}`,
+      `cert=${cert}`,
+      `pkey=${key}`,
+      'no-tlsv1',
+      'no-tlsv1_1',
       'no-dtls',
       'no-cli',
       'fingerprint',
@@ -312,6 +383,57 @@ export function buildLab(): Lab {
   const lab: Lab = {
     ns,
     turnSecret,
+    async launchFirefox(side) {
+      const n = side === 'customer' ? ns.hostA : ns.hostB;
+      const port = await freePort();
+      const sock = path.join(tmp, `firefox-${side}-${port}.sock`);
+      // Inside the network: the socket leads to Firefox's BiDi port; here: the same port number leads to it.
+      const relay = spawn(
+        'ip',
+        ['netns', 'exec', n, process.execPath, '-e', SOCKET_TO_PORT, sock, String(port)],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      collect(relay, `bidi-${side}`);
+      await new Promise<void>((resolve, reject) => {
+        relay.stdout?.on('data', (d: Buffer) => {
+          if (d.toString().includes('ready')) resolve();
+        });
+        relay.once('exit', () => reject(new Error(`the BiDi relay exited:\n${output}`)));
+      });
+      const server = net.createServer((c) => {
+        const u = net.connect(sock);
+        c.pipe(u);
+        u.pipe(c);
+        c.on('error', () => u.destroy());
+        u.on('error', () => c.destroy());
+      });
+      const entry: (typeof firefoxes)[number] = { server, relay };
+      firefoxes.push(entry);
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      const file = path.join(tmp, `firefox-${n}`);
+      fs.writeFileSync(file, `#!/bin/sh\nexec ip netns exec ${n} ${FIREFOX} "$@"\n`, { mode: 0o755 });
+      entry.browser = await puppeteer.launch({
+        browser: 'firefox',
+        executablePath: file,
+        headless: true,
+        debuggingPort: port,
+        extraPrefsFirefox: {
+          'media.navigator.streams.fake': true,
+          'media.navigator.permission.disabled': true,
+          // The app's origin is plain http on a public address: treated as secure (its Secure session
+          // cookie, camera and microphone, the service worker), as Chromium's flag does.
+          'dom.securecontext.allowlist': PUBLIC_IP,
+          'media.devices.insecure.enabled': true,
+          'media.getusermedia.insecure.enabled': true,
+          'dom.serviceWorkers.testing.enabled': true,
+          'app.update.enabled': false,
+          'browser.shell.checkDefaultBrowser': false,
+        },
+      });
+      return entry.browser;
+    },
     async launchBrowser(side) {
       const browser = await chromium.launch({
         executablePath: wrapper(side === 'customer' ? ns.hostA : ns.hostB),
@@ -324,6 +446,8 @@ export function buildLab(): Lab {
           '--disable-background-networking',
           '--disable-component-update',
           '--disable-sync',
+          // The relay's TLS certificate is the lab's own (self-signed).
+          '--ignore-certificate-errors',
           '--use-fake-device-for-media-stream',
           '--use-fake-ui-for-media-stream',
           '--autoplay-policy=no-user-gesture-required',
@@ -353,7 +477,8 @@ export function buildLab(): Lab {
             DATA_DIR: dataDir,
             DATABASE_URL: '',
             LOG_LEVEL: 'warn',
-            TURN_URLS: `turn:${PUBLIC_IP}:${TURN_PORT}?transport=udp`,
+            // UDP first; TLS on 443 for networks that drop UDP.
+            TURN_URLS: `turn:${PUBLIC_IP}:${TURN_PORT}?transport=udp,turns:${PUBLIC_IP}:${TURNS_PORT}?transport=tcp`,
             TURN_SECRET: turnSecret,
             ...env,
           },
@@ -408,6 +533,21 @@ export function buildLab(): Lab {
     },
     customerLink(up) {
       ipn(ns.natA, 'link', 'set', 'lan', up ? 'up' : 'down');
+    },
+    customerUdpBlocked(blocked) {
+      spawnSync('ip', ['netns', 'exec', ns.natA, 'nft', 'delete', 'table', 'inet', 'nagai_noudp']);
+      if (!blocked) return;
+      run(
+        'ip',
+        ['netns', 'exec', ns.natA, 'nft', '-f', '-'],
+        `table inet nagai_noudp {
+  chain forward {
+    type filter hook forward priority -20; policy accept;
+    meta l4proto udp drop
+  }
+}
+`,
+      );
     },
     customerLoss(percent) {
       // In the customer's NAT: every packet it forwards, both ways, drops with this chance.

@@ -8,7 +8,9 @@ import {
   signalsQuerySchema,
 } from '../../../contract/calls';
 import { API_ROUTES as R } from '../../../contract/routes';
-import type { Feature } from '../../http/context';
+import type { AppDeps, Feature } from '../../http/context';
+import { createVideoProviders } from '../video/providers';
+import { issueIceServers } from '../video/service';
 import { endpoint, endpointWithSession } from '../../http/endpoint';
 import {
   endCall,
@@ -26,6 +28,17 @@ import {
   touchStreamingCalls,
   type IncomingCallNotifier,
 } from './service';
+
+const providersByConfig = new WeakMap<AppDeps['config'], ReturnType<typeof createVideoProviders>>();
+/** The video providers of this configuration (made once). */
+function videoProviders(deps: Pick<AppDeps, 'config' | 'clock'>) {
+  let providers = providersByConfig.get(deps.config);
+  if (!providers) {
+    providers = createVideoProviders(deps.config, () => deps.clock.now());
+    providersByConfig.set(deps.config, providers);
+  }
+  return providers;
+}
 
 /** How often the presence of streaming sellers and the active calls of streaming users are refreshed. */
 export const STREAM_PRESENCE_MS = 5000;
@@ -62,8 +75,14 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     endpoint(router, R.callInitiate, {
       roleMessage: () => CALL_MESSAGES.customersOnly,
       input: initiateCallSchema,
-      handle: (deps, user, { sellerId, productId }) =>
-        initiateCall(deps, user, sellerId, productId, opts.onIncomingCall),
+      handle: async (deps, user, { sellerId, productId }) => {
+        const placed = await initiateCall(deps, user, sellerId, productId, opts.onIncomingCall);
+        // The caller's ring-time ICE servers come with the call: one request fewer before its offer.
+        const ice = await issueIceServers(deps, videoProviders(deps), user.id, placed.callId, false).catch(
+          () => null,
+        );
+        return ice?.iceServers.length ? { ...placed, iceServers: ice.iceServers } : placed;
+      },
     });
 
     // The session is read here, with the seller's calls, in one statement (session: 'in-route').
@@ -80,7 +99,8 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
 
     endpoint(router, R.callRespond, {
       input: respondCallSchema,
-      handle: (deps, user, { callId, response }) => respondToCall(deps, user, callId, response),
+      handle: (deps, user, { callId, response, answer }) =>
+        respondToCall(deps, user, callId, response, answer),
     });
 
     // Also the target of navigator.sendBeacon on page unload: a same-origin JSON Blob with the cookie.

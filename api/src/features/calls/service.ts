@@ -464,6 +464,7 @@ export async function respondToCall(
   seller: SessionUser,
   callId: number,
   response: 'accept' | 'decline',
+  answer?: Record<string, unknown>,
 ): Promise<RespondCallResponse> {
   const { db } = deps;
   const now = deps.clock.now();
@@ -490,7 +491,23 @@ export async function respondToCall(
   }
   if (!rows.length) throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
   if (response === 'decline') metrics.callsEnded.inc({ reason: 'declined' });
-  if (response === 'accept') await answerCallback(db, callId, now);
+  if (response === 'accept') {
+    await answerCallback(db, callId, now);
+    // The answer to the offer that arrived while it rang goes out with the accept: the caller reads both in
+    // one batch of its event stream, not a request later.
+    if (answer) {
+      const call = rows[0];
+      const to = call.caller_id === seller.id ? call.seller_id : call.caller_id;
+      await db('call_signals').insert({
+        call_id: callId,
+        from_user_id: seller.id,
+        to_user_id: to,
+        kind: 'answer',
+        payload: JSON.stringify(answer),
+        created_at: now,
+      });
+    }
+  }
   return { call: presentCallBrief(rows[0]) };
 }
 
@@ -559,6 +576,8 @@ export async function listCallHistory(deps: CallsDeps, user: SessionUser): Promi
 /**
  * Stores one WebRTC signal addressed to the other participant. The insert selects the call in the same
  * statement, so a signal can never be stored for a call that stopped being active a moment earlier.
+ * While the call still rings, only the one who placed it may send, and only its offer and candidates: the
+ * answering side has them when it picks up, and nothing of the answering side travels before its accept.
  */
 export async function sendSignal(
   deps: CallsDeps,
@@ -570,9 +589,23 @@ export async function sendSignal(
   const to = call.caller_id === user.id ? call.seller_id : call.caller_id;
   const result = (await db.raw(
     `insert into call_signals (call_id, from_user_id, to_user_id, kind, payload, created_at)
-     select id, ?, ?, ?, ?::jsonb, ? from calls where id = ? and status = 'active'
+     select id, ?, ?, ?, ?::jsonb, ? from calls
+      where id = ?
+        and (status = 'active'
+             or (status in ('pending', 'ringing') and created_at > ? and ? in ('offer', 'candidate')
+                 and (case when direction = 'to_customer' then seller_id else caller_id end) = ?))
      returning id`,
-    [user.id, to, input.kind, JSON.stringify(input.payload), deps.clock.now(), input.callId],
+    [
+      user.id,
+      to,
+      input.kind,
+      JSON.stringify(input.payload),
+      deps.clock.now(),
+      input.callId,
+      ringCutoff(deps),
+      input.kind,
+      user.id,
+    ],
   )) as { rows: { id: number | string }[] };
   if (!result.rows.length) throw conflict(MSG.callNotActive, CODES.callNotActive);
   return { id: Number(result.rows[0].id) };
@@ -580,8 +613,8 @@ export async function sendSignal(
 
 /**
  * Signals addressed to the user after the given id, in the order they were sent, with the call's status.
- * Readable by both participants in any status: while the call rings there are none, and the caller's app
- * polls this (every 250 ms) to learn of the accept at once; sending stays for active calls only.
+ * Readable by both participants in any status: while the call rings the one it rings finds the caller's offer
+ * here, and the caller's app polls this (every 250 ms, without an event stream) to learn of the accept at once.
  * Polled that often, it does the least work per status: expiry for an unanswered call, presence for an
  * active one.
  */

@@ -53,9 +53,9 @@ export async function issueVideoToken(
 }
 
 /**
- * The ICE servers (with this user's relay credentials) for the caller of a call that still rings, or for a
- * participant of an active one. The caller's browser uses them to gather relay candidates and make its offer
- * while the seller's phone rings, so after the accept only the answer and the checks remain. Twilio calls
+ * The ICE servers (with this user's relay credentials) for a participant of a call that still rings or is
+ * active. While it rings the caller's browser gathers relay candidates and makes its offer, and the rung side's
+ * browser allocates its relay and prepares the answer, so after the accept only the checks remain. Twilio calls
  * need none (their token carries what they need): an empty list.
  */
 export async function issueIceServers(
@@ -63,17 +63,15 @@ export async function issueIceServers(
   providers: Providers,
   userId: number,
   callId: number,
+  /** false: minted with the call's initiation, which has its own, tighter bound. */
+  limited = true,
 ): Promise<IceServersResponse> {
   const { db, clock, config } = deps;
   const now = clock.now();
   // Each answer mints relay credentials: a bound per user (ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE).
-  const limit = await hitRateLimit(
-    db,
-    `ice:user:${userId}`,
-    config.limits.iceServersPerUserPerMinute,
-    60_000,
-    now,
-  );
+  const limit = limited
+    ? await hitRateLimit(db, `ice:user:${userId}`, config.limits.iceServersPerUserPerMinute, 60_000, now)
+    : { allowed: true, retryAfterMs: 0 };
   if (!limit.allowed)
     throw tooManyRequests(
       VIDEO_MESSAGES.tooManyIceRequests,
@@ -81,13 +79,17 @@ export async function issueIceServers(
       'too_many_ice_requests',
     );
   const { call, provider } = await participantCall(db, providers, userId, callId);
-  const ringingCaller = call.caller_id === userId && (call.status === 'pending' || call.status === 'ringing');
-  if (!ringingCaller && call.status !== 'active')
+  // While it rings, both sides prepare: the one who placed it makes its offer, the one it rings its answer
+  // (relay allocation included), so that after the accept only the checks remain.
+  const ringing =
+    (call.status === 'pending' || call.status === 'ringing') &&
+    new Date(call.created_at).getTime() + config.callRingTimeoutMs > now.getTime();
+  if (!ringing && call.status !== 'active')
     throw conflict(VIDEO_MESSAGES.callNotLive, CALL_ERROR_CODES.callNotActive);
-  // A ringing call's caller gets relay credentials for the rest of the ring only (and a little more for the
-  // answer to arrive), at most RING_CREDENTIAL_MAX_SECONDS; an active call's participants get the configured life
-  // and fetch them again while the call lives. Nothing is minted once it ended.
-  const ttlSeconds = ringingCaller
+  // A ringing call's participants get relay credentials for the rest of the ring only (and a little more for
+  // the answer to arrive), at most RING_CREDENTIAL_MAX_SECONDS; an active call's participants get the configured
+  // life and fetch them again while the call lives. Nothing is minted once it ended.
+  const ttlSeconds = ringing
     ? Math.min(
         RING_CREDENTIAL_MAX_SECONDS,
         Math.max(

@@ -26,8 +26,12 @@ export const callsApi = {
       api.call(API_ROUTES.callInitiate, productId ? { sellerId, productId } : { sellerId }),
       CALL_MESSAGES.initiateFailed,
     ),
-  respond: (callId: number, response: 'accept' | 'decline') =>
-    withDefault(api.call(API_ROUTES.callRespond, { callId, response }), CALL_MESSAGES.respondFailed),
+  /** An accept may carry the p2p answer to the offer that arrived while the call rang. */
+  respond: (callId: number, response: 'accept' | 'decline', answer?: Record<string, unknown> | null) =>
+    withDefault(
+      api.call(API_ROUTES.callRespond, answer ? { callId, response, answer } : { callId, response }),
+      CALL_MESSAGES.respondFailed,
+    ),
   end: (callId: number, reason?: CallEndReasonInput) =>
     withDefault(
       api.call(API_ROUTES.callEnd, reason ? { callId, reason } : { callId }),

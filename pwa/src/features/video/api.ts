@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
 import type { SignalKind } from '../../../../api/contract/calls';
-import type { VideoTokenResponse } from '../../../../api/contract/video';
+import type { IceServersResponse, VideoTokenResponse } from '../../../../api/contract/video';
 import { API_ROUTES } from '../../../../api/contract/routes';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../api/contract/video';
 import { ApiError, api, REQUEST_FAILED } from '../../lib/api-client';
@@ -23,9 +23,26 @@ async function fetchToken(callId: number, signal?: AbortSignal): Promise<VideoTo
   }
 }
 
-/** The caller's ICE servers while the call rings (see GET /_api/video/ice-servers). */
-export const fetchIceServers = (callId: number, signal?: AbortSignal) =>
-  api.call(API_ROUTES.videoIceServers, { callId }, { signal });
+/** Ring-time ICE servers that came with the call's initiation (one call's at a time). */
+let given: { callId: number; iceServers: unknown[] } | null = null;
+
+/** Keeps the ICE servers the initiate answer carried, for the call's preparation while it rings. */
+export function rememberIceServers(callId: number, iceServers: unknown[] | undefined): void {
+  if (iceServers?.length) given = { callId, iceServers };
+}
+
+/**
+ * A participant's ICE servers while the call rings (see GET /_api/video/ice-servers), or those its initiation
+ * already brought (once).
+ */
+export const fetchIceServers = (callId: number, signal?: AbortSignal): Promise<IceServersResponse> => {
+  if (given?.callId === callId) {
+    const { iceServers } = given;
+    given = null;
+    return Promise.resolve({ iceServers });
+  }
+  return api.call(API_ROUTES.videoIceServers, { callId }, { signal });
+};
 
 export const videoQueries = {
   /** The call's video token: cached 5 min, 1 retry, never refetched on focus or reconnect (docs/product-rules.md §7). */

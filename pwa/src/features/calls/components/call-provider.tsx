@@ -35,9 +35,14 @@ import {
   type EndedCall,
 } from '../../../lib/call-store';
 import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
-import { prepareAnswerPeer, releaseAnswerPeer } from '../../video/providers/p2p';
+import {
+  answerAccepted,
+  answerForAccept,
+  prepareAnswerPeer,
+  releaseAnswerPeer,
+} from '../../video/providers/p2p';
 import { markCall } from '../../video/lib/marks';
-import { videoQueries } from '../../video/api';
+import { rememberIceServers, videoQueries } from '../../video/api';
 import { isOnline, OfflineError } from '../../../lib/online';
 import { useEventStream, useStreamEvent } from '../../../lib/event-stream';
 import { appointmentsKey, myAppointmentsQuery } from '../../../lib/appointments-query';
@@ -224,6 +229,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         ? api.call(API_ROUTES.appointmentStart, { appointmentId })
         : callsApi.initiate(sellerId, productId),
     onSuccess: (res, { sellerId, sellerName }) => {
+      if ('iceServers' in res) rememberIceServers(res.callId, res.iceServers);
       const call: ActiveCall = {
         callId: res.callId,
         status: 'pending',
@@ -343,10 +349,13 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         setHangUpFailed(false);
       }
       try {
-        const { call } = await callsApi.respond(record.callId, action);
+        // p2p: the answer to the offer that came while it rang goes with the accept (null: answered later).
+        const answer = action === 'accept' ? await answerForAccept(record.callId) : null;
+        const { call } = await callsApi.respond(record.callId, action, answer);
         markCall('respond-answered');
         if (action === 'accept') {
           if (call.status === 'active') {
+            if (answer) answerAccepted(record.callId);
             // The video token now, while the call modal mounts, not after it.
             void queryClient.prefetchQuery(videoQueries.token(record.callId));
             const confirmed = { ...optimistic, status: call.status, answeredAt: Date.now() };

@@ -13,9 +13,11 @@ import { stopLocalMedia, takeLocalMedia } from '../lib/local-media';
 import { watchCallStats, type ConnectionQuality } from '../lib/call-stats';
 import { markCall } from '../lib/marks';
 import {
+  closePreparedPeer,
   connectP2p,
   prepareCallerPeer,
   takeAnswerPeer,
+  watchPreparedRemote,
   SIGNAL_POLL_RINGING_MS,
   SIGNAL_POLL_STREAMING_MS,
 } from '../providers/p2p';
@@ -149,9 +151,16 @@ export function useVideoRoom({
     promise.catch(() => undefined);
     capturing.current = promise;
     // The answering side's peer connection, made with that capture while the call rang (if it was).
-    if (!isCaller) preparedPeer.current = takeAnswerPeer(callId);
+    // Its remote media shows the moment it arrives, before the video token (p2p).
+    let mounted = true;
+    const showRemote = (stream: MediaStream) => mounted && setRemoteStream(stream);
+    if (!isCaller) {
+      preparedPeer.current = takeAnswerPeer(callId);
+      void preparedPeer.current?.then((pc) => watchPreparedRemote(pc, showRemote));
+    }
     return () => {
-      void preparedPeer.current?.then((pc) => pc?.close());
+      mounted = false;
+      void preparedPeer.current?.then(closePreparedPeer);
       preparedPeer.current = null;
       stopLocalMedia(capturing.current);
       capturing.current = null;
@@ -160,8 +169,8 @@ export function useVideoRoom({
     };
   }, [callId, isCaller]);
 
-  // The caller's offer is made while it rings, with the relay's candidates when one is configured (p2p adopts
-  // it when the token brings the same ICE servers).
+  // The caller's offer is made and sent while it rings, with the relay's candidates when one is configured; its
+  // answer comes with the accept (p2p adopts the peer when the token brings the same ICE servers).
   const prepare = isCaller && !enabled;
   useEffect(() => {
     if (!prepare || preparedPeer.current || !capturing.current) return;
@@ -171,7 +180,11 @@ export function useVideoRoom({
     );
     // Kept when the call turns active (the first attempt adopts it); closed on unmount if never adopted.
     preparedPeer.current = Promise.all([capturing.current, servers]).then(
-      ([stream, iceServers]) => prepareCallerPeer(stream, iceServers),
+      async ([stream, iceServers]) => {
+        const pc = await prepareCallerPeer(stream, iceServers, callId);
+        watchPreparedRemote(pc, (remote) => setRemoteStream(remote));
+        return pc;
+      },
       () => null,
     );
   }, [prepare, callId]);
@@ -287,7 +300,7 @@ export function useVideoRoom({
             setLocalStream(captured.current);
           } else if (current.provider !== 'p2p' && capturing.current) {
             // Twilio captures its own tracks: free the camera and the peer prepared ahead.
-            void preparedPeer.current?.then((pc) => pc?.close());
+            void preparedPeer.current?.then(closePreparedPeer);
             preparedPeer.current = null;
             stopLocalMedia(capturing.current);
             capturing.current = null;

@@ -1,7 +1,7 @@
 import type { CallSignal } from '../../../../../api/contract/calls';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
 import { ApiError } from '../../../lib/api-client';
-import { signallingApi } from '../api';
+import { fetchIceServers, signallingApi } from '../api';
 import { applyCallCodecs } from '../lib/codecs';
 import { markCall } from '../lib/marks';
 import { isStreamOpen, onStreamEvent } from '../../../lib/event-stream';
@@ -145,46 +145,247 @@ const urlsOf = (servers: RTCIceServer[]) =>
   JSON.stringify(servers.flatMap((s) => (Array.isArray(s.urls) ? s.urls : [s.urls])).sort());
 
 /**
- * The caller's peer connection made while the call still rings: its offer is created and its candidates
- * gathered (host, and with the ICE servers of GET /_api/video/ice-servers, reflexive and relay ones) before
- * the seller accepts, so only the answer and the checks remain after the accept. `connectP2p` adopts it
- * when the token lists the same servers, and otherwise closes it and offers afresh. Resolves null if the
- * browser refused.
+ * What a peer connection prepared while the call rang has already done on the wire, for the connection that
+ * adopts it after the accept: the session id of the offer (sent by the caller while it rang, received by the
+ * one it rings), whether this side's description went out, the signals it handled, candidates waiting for a
+ * remote description and the remote media it got.
+ */
+interface Ringing {
+  callId: number;
+  sid: string | null;
+  /** This side's description went out: the caller's offer while it rang, the answer with the accept. */
+  described: boolean;
+  /** Candidates may be posted (the caller's offer was stored; the accept was). */
+  canSend: boolean;
+  /** Candidates gathered after the description, waiting until they may be posted. */
+  outbox: RTCIceCandidateInit[];
+  cursor: number;
+  pending: RTCIceCandidateInit[];
+  remote: MediaStream | null;
+  /** Told of the remote media as soon as it exists (before the connection adopts the peer). */
+  onRemote: ((stream: MediaStream) => void) | null;
+  /** Signals are handled one at a time; the connection that adopts the peer continues this chain. */
+  chain: Promise<void>;
+  /** Stops listening (the connection took over, or the call ended unanswered). */
+  stop: () => void;
+}
+const ringingOf = new WeakMap<RTCPeerConnection, Ringing>();
+
+const postCandidate = (r: Ringing, candidate: RTCIceCandidateInit) =>
+  void signallingApi.send(r.callId, 'candidate', { sid: r.sid, candidate }).catch(() => undefined);
+
+/** Lets the prepared peer's trickled candidates go out (its description is on the server now). */
+function allowSending(r: Ringing) {
+  r.canSend = true;
+  for (const c of r.outbox.splice(0)) postCandidate(r, c);
+}
+
+/**
+ * Handles the other side's signals for a peer prepared while the call rings: the callee sets the caller's
+ * offer (nothing goes out before its accept), the caller sets the answer the moment it arrives with the
+ * accept, without waiting for its video token.
+ */
+async function handleRinging(peer: RTCPeerConnection, r: Ringing, s: CallSignal, isCaller: boolean) {
+  const p = s.payload as { sid?: string; sdp?: string; candidate?: RTCIceCandidateInit };
+  if (peer.signalingState === 'closed') return;
+  if (s.kind === 'offer' && !isCaller && p.sdp && p.sid && p.sid !== r.sid && !r.described) {
+    // The caller offered anew (its page reloaded while it rang): the newest offer counts.
+    if (peer.signalingState === 'have-remote-offer') await peer.setRemoteDescription({ type: 'rollback' });
+    r.sid = p.sid;
+    r.pending = [];
+    await peer.setRemoteDescription({ type: 'offer', sdp: p.sdp });
+    markCall('offer-received');
+  } else if (
+    s.kind === 'answer' &&
+    isCaller &&
+    p.sdp &&
+    p.sid === r.sid &&
+    peer.signalingState === 'have-local-offer'
+  ) {
+    markCall('answer-received');
+    await peer.setRemoteDescription({ type: 'answer', sdp: p.sdp });
+  } else if (s.kind === 'candidate' && p.candidate && p.sid === r.sid) {
+    if (peer.remoteDescription) await peer.addIceCandidate(p.candidate).catch(() => undefined);
+    else r.pending.push(p.candidate);
+    return;
+  } else return;
+  const waiting = r.pending;
+  r.pending = [];
+  for (const c of waiting) await peer.addIceCandidate(c).catch(() => undefined);
+}
+
+/** Listens for the call's signals on the prepared peer (the event stream, and `poll` when it is not open). */
+function watchRinging(peer: RTCPeerConnection, r: Ringing, isCaller: boolean, poll: boolean) {
+  const take = (s: CallSignal) => {
+    if (s.id <= r.cursor) return;
+    r.cursor = s.id;
+    r.chain = r.chain.then(() => handleRinging(peer, r, s, isCaller)).catch(() => undefined);
+  };
+  peer.ontrack = (e) => {
+    r.remote = e.streams[0] ?? r.remote ?? new MediaStream();
+    if (!e.streams[0]) r.remote.addTrack(e.track);
+    r.onRemote?.(r.remote);
+  };
+  peer.onconnectionstatechange = () => {
+    if (peer.connectionState === 'connected') markCall('ice-connected');
+  };
+  peer.onicecandidate = (e) => {
+    if (!e.candidate || !r.described) return;
+    if (r.canSend) postCandidate(r, e.candidate.toJSON());
+    else r.outbox.push(e.candidate.toJSON());
+  };
+  const ctl = new AbortController();
+  const off = onStreamEvent('signal', (e) => {
+    if (e.callId === r.callId) take(e);
+  });
+  r.stop = () => {
+    off();
+    ctl.abort();
+    r.onRemote = null;
+  };
+  if (!poll) return;
+  // The one it rings reads what the caller sent before it listened, and keeps reading while no stream is open.
+  void (async () => {
+    for (let first = true; !ctl.signal.aborted; first = false) {
+      if (first || !isStreamOpen()) {
+        try {
+          const res = await signallingApi.list(r.callId, r.cursor, ctl.signal);
+          res.signals.forEach(take);
+          if (res.status !== 'pending' && res.status !== 'ringing') return;
+        } catch {
+          /* asked again on the next round */
+        }
+      }
+      await sleep(SIGNAL_POLL_RINGING_PREPARE_MS, ctl.signal);
+    }
+  })();
+}
+
+/** The callee's read of the caller's ringing-time signals without an event stream. */
+const SIGNAL_POLL_RINGING_PREPARE_MS = 1_000;
+
+/**
+ * Tells `onRemote` of a prepared peer's remote media now and whenever it changes until a connection adopts the
+ * peer: the call shows the other side's video the moment it arrives, whatever is still on its way (the video
+ * token). Nothing happens for a peer that was not prepared while ringing.
+ */
+export function watchPreparedRemote(
+  peer: RTCPeerConnection | null,
+  onRemote: (stream: MediaStream) => void,
+): void {
+  const r = peer ? ringingOf.get(peer) : undefined;
+  if (!r) return;
+  r.onRemote = onRemote;
+  if (r.remote) onRemote(r.remote);
+}
+
+/** Closes a peer prepared while ringing that nobody adopted, and stops its listening. */
+export function closePreparedPeer(peer: RTCPeerConnection | null | undefined): void {
+  if (!peer) return;
+  ringingOf.get(peer)?.stop();
+  peer.close();
+}
+
+/**
+ * The caller's peer connection made while the call still rings: its offer is created, its candidates gathered
+ * (host, and with the ICE servers of GET /_api/video/ice-servers, reflexive and relay ones) and, given the
+ * call, the offer is sent at once (the API keeps a ringing call's offer for the one it rings), later
+ * candidates trickling after it. The answer then comes with the accept and is set the moment it arrives, so
+ * after the accept only the checks remain. `connectP2p` adopts the peer when the token lists the same servers,
+ * and otherwise closes it and offers afresh. Resolves null if the browser refused.
  */
 export async function prepareCallerPeer(
   localStream: MediaStream,
   iceServers: RTCIceServer[] = [],
+  callId?: number,
 ): Promise<RTCPeerConnection | null> {
   let peer: RTCPeerConnection | null = null;
   try {
     peer = newPeer(iceServers, localStream);
     preparedWith.set(peer, urlsOf(iceServers));
+    const r: Ringing | null =
+      callId === undefined
+        ? null
+        : {
+            callId,
+            sid: randomSid(),
+            described: false,
+            canSend: false,
+            outbox: [],
+            cursor: 0,
+            pending: [],
+            remote: null,
+            onRemote: null,
+            chain: Promise.resolve(),
+            stop: () => undefined,
+          };
+    if (r) {
+      ringingOf.set(peer, r);
+      watchRinging(peer, r, true, false);
+    }
     await peer.setLocalDescription(await peer.createOffer());
     markCall('offer-prepared');
     await iceGathered(peer, ICE_GATHER_WINDOW_MS, new AbortController().signal);
+    const local = peer.localDescription;
+    if (r && local && peer.signalingState === 'have-local-offer') {
+      r.described = true;
+      try {
+        await signallingApi.send(r.callId, 'offer', { sid: r.sid, type: local.type, sdp: local.sdp });
+        markCall('offer-sent-ringing');
+        allowSending(r);
+      } catch {
+        // Not kept (the call ended, or an older server): the connection sends the offer after the accept.
+        r.described = false;
+        r.outbox = [];
+      }
+    }
     return peer;
   } catch {
-    peer?.close();
+    closePreparedPeer(peer);
     return null;
   }
 }
 
 /**
- * The answering side's peer connection, made while the call rings (with the camera and microphone captured
- * for it by lib/local-media.ts): at the accept only the offer's arrival, the answer and the checks remain.
- * It has no ICE servers yet (the relay's credentials come with the token after the accept); `connectP2p`
- * gives it the token's servers when it adopts it, and they gather while the offer is on its way. One is
- * held at a time; a call that stops ringing without an answer closes it (releaseAnswerPeer).
+ * The answering side's peer connection, made while the call rings with the camera and microphone captured for
+ * it (lib/local-media.ts) and its own ring-time ICE servers, its relay allocated ahead (a candidate pool). It
+ * reads the offer the caller sent while it rang and sets it; nothing goes out before the accept, which takes
+ * the answer with it (`answerForAccept`). At the accept only the answer's way to the caller and the checks
+ * remain. One is held at a time; a call that stops ringing without an answer closes it (releaseAnswerPeer).
  */
 let heldAnswer: { callId: number; promise: Promise<RTCPeerConnection | null> } | null = null;
+/** The latest call's prepared peer, also once the call's video room took it (for the accept's answer). */
+let answering: { callId: number; promise: Promise<RTCPeerConnection | null> } | null = null;
 
 export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): void {
   if (heldAnswer?.callId === callId) return;
   releaseAnswerPeer();
-  const promise = media.then(
-    (stream) => {
+  const servers = fetchIceServers(callId).then(
+    (res) => res.iceServers as RTCIceServer[],
+    () => [] as RTCIceServer[],
+  );
+  const entry = { callId, promise: Promise.resolve<RTCPeerConnection | null>(null) };
+  entry.promise = Promise.all([media, servers]).then(
+    ([stream, iceServers]) => {
       try {
-        const peer = newPeer([], stream);
+        const peer = newPeer(iceServers, stream, true);
+        preparedWith.set(peer, urlsOf(iceServers));
+        const r: Ringing = {
+          callId,
+          sid: null,
+          described: false,
+          canSend: false,
+          outbox: [],
+          cursor: 0,
+          pending: [],
+          remote: null,
+          onRemote: null,
+          chain: Promise.resolve(),
+          stop: () => undefined,
+        };
+        ringingOf.set(peer, r);
+        // Released before it was ready: nothing to listen for.
+        if (answering === entry) watchRinging(peer, r, false, true);
         markCall('answer-peer-prepared');
         return peer;
       } catch {
@@ -193,7 +394,56 @@ export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): 
     },
     () => null,
   );
-  heldAnswer = { callId, promise };
+  heldAnswer = entry;
+  answering = entry;
+}
+
+/**
+ * At the accept: the answer to the offer the caller sent while it rang, made on the prepared peer (its relay
+ * candidates already gathered), for the accept request to carry. Null when there is none ready within
+ * `waitMs` (no offer yet, no prepared peer): the connection then answers after the accept, as before.
+ */
+export async function answerForAccept(callId: number, waitMs = 300): Promise<Record<string, unknown> | null> {
+  const held = answering;
+  if (held?.callId !== callId) return null;
+  const giveUp = new AbortController();
+  const timer = setTimeout(() => giveUp.abort(), waitMs);
+  try {
+    const peer = await Promise.race([
+      held.promise,
+      new Promise<null>((resolve) => giveUp.signal.addEventListener('abort', () => resolve(null))),
+    ]);
+    const r = peer ? ringingOf.get(peer) : undefined;
+    if (!peer || !r) return null;
+    let answer: Record<string, unknown> | null = null;
+    const made = (r.chain = r.chain
+      .then(async () => {
+        if (giveUp.signal.aborted || peer.signalingState !== 'have-remote-offer' || !r.sid) return;
+        await peer.setLocalDescription(await peer.createAnswer());
+        markCall('answer-created');
+        await iceGathered(peer, ICE_GATHER_WINDOW_STREAMING_MS, giveUp.signal);
+        const local = peer.localDescription;
+        // Too late for the accept: the connection sends this answer once it adopts the peer.
+        if (!local || giveUp.signal.aborted) return;
+        r.described = true;
+        answer = { sid: r.sid, type: local.type, sdp: local.sdp };
+      })
+      .catch(() => undefined));
+    await Promise.race([made, new Promise((resolve) => giveUp.signal.addEventListener('abort', resolve))]);
+    return answer;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The accept that carried the answer was stored: later candidates may follow it. */
+export function answerAccepted(callId: number): void {
+  noteAnswered(callId);
+  if (answering?.callId !== callId) return;
+  void answering.promise.then((peer) => {
+    const r = peer ? ringingOf.get(peer) : undefined;
+    if (r?.callId === callId && r.described) allowSending(r);
+  });
 }
 
 /** Hands the prepared answering peer for the call to the connection (null when none was prepared). */
@@ -206,10 +456,11 @@ export function takeAnswerPeer(callId: number): Promise<RTCPeerConnection | null
 
 /** Closes a prepared answering peer nobody took (declined, missed, cancelled); only the given call's if set. */
 export function releaseAnswerPeer(callId?: number): void {
+  if (callId === undefined || answering?.callId === callId) answering = null;
   if (!heldAnswer || (callId !== undefined && heldAnswer.callId !== callId)) return;
   const { promise } = heldAnswer;
   heldAnswer = null;
-  void promise.then((peer) => peer?.close());
+  void promise.then((peer) => closePreparedPeer(peer));
 }
 
 /** A peer made ahead that never had a description: adopted as it is by either side. */
@@ -231,16 +482,24 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     const iceServers = (token.provider === 'p2p' ? (token.iceServers ?? []) : []) as RTCIceServer[];
     // A peer prepared while ringing fits if it was made with the servers this attempt uses.
     // The callee's, made while it rang, fits if it never had a description and sends this capture.
+    // One that already sent its description while it rang (or with the accept) is adopted with what it did.
     let warm: RTCPeerConnection | null = opts.preparedPeer ?? null;
+    let ring = warm ? ringingOf.get(warm) : undefined;
     if (
       warm &&
-      (isCaller
-        ? preparedWith.get(warm) !== urlsOf(iceServers) || warm.signalingState !== 'have-local-offer'
-        : !untouched(warm) || !opts.localStream || !sendsOnly(warm, opts.localStream))
+      (warm.signalingState === 'closed' ||
+        (isCaller
+          ? preparedWith.get(warm) !== urlsOf(iceServers) ||
+            !(warm.signalingState === 'have-local-offer' || (ring?.described && warm.remoteDescription))
+          : !(untouched(warm) || (ring?.sid && ring.callId === callId)) ||
+            !opts.localStream ||
+            !sendsOnly(warm, opts.localStream)))
     ) {
-      warm.close();
+      closePreparedPeer(warm);
       warm = null;
+      ring = undefined;
     }
+    ring?.stop();
     // The token's fresh relay credentials serve any later gathering (an ICE restart an hour on). The callee's
     // peer had none: it starts gathering with them now (a candidate pool), while the offer is on its way.
     if (warm && iceServers.length) {
@@ -256,12 +515,12 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
       }
     }
     if (token.provider !== 'p2p') {
-      warm?.close();
+      closePreparedPeer(warm);
       reject(new VideoConnectError('Unexpected video provider', 20101));
       return;
     }
     if (!opts.localStream) {
-      warm?.close();
+      closePreparedPeer(warm);
       reject(new VideoConnectError('No local media', MEDIA_FAILED));
       return;
     }
@@ -414,7 +673,7 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         if (peer === pc && trickling && e.candidate && sid)
           void send('candidate', { sid, candidate: e.candidate.toJSON() });
       };
-      peer.onconnectionstatechange = () => {
+      const onState = () => {
         if (peer !== pc) return;
         switch (peer.connectionState) {
           case 'connected':
@@ -443,16 +702,25 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
             break;
         }
       };
+      peer.onconnectionstatechange = onState;
       pc = peer;
+      // A peer prepared while it rang may be connected already (or have failed): its state counts now.
+      if (adopt && adopt.connectionState !== 'new') onState();
       return peer;
     };
 
     /** Sets and sends this side's description once gathering finished (or its window passed). */
     const describe = async (kind: 'offer' | 'answer') => {
       const peer = pc;
-      let desc: RTCSessionDescriptionInit | null = peer.localDescription;
-      // An offer prepared while ringing is sent as it is.
-      if (kind === 'answer' || peer.signalingState !== 'have-local-offer' || !desc) {
+      const current = peer.localDescription;
+      // An offer prepared while ringing is sent as it is, and so is an answer made at the accept.
+      const reuse =
+        kind === 'answer'
+          ? peer.signalingState !== 'have-remote-offer'
+          : peer.signalingState === 'have-local-offer';
+      let desc: RTCSessionDescriptionInit;
+      if (current && reuse) desc = current;
+      else {
         desc = kind === 'offer' ? await peer.createOffer() : await peer.createAnswer();
         await peer.setLocalDescription(desc);
       }
@@ -670,8 +938,26 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
     });
 
     makePeer(warm);
+    if (ring) {
+      // Go on from where the prepared peer is: its session, the signals it handled, its remote media.
+      sid = ring.sid ?? sid;
+      cursor = ring.cursor;
+      pending = ring.pending;
+      trickling = ring.described;
+      chain = ring.chain;
+      polledOnce = true;
+      if (ring.remote) events.onRemoteStream(ring.remote);
+      markCall('prepared-adopted');
+      if (!isCaller && ring.sid && !ring.described) {
+        // It had the offer but the accept went without the answer: answer now.
+        void enqueue(async () => {
+          await describe('answer');
+          noteAnswered(callId);
+        });
+      }
+    }
     void pollLoop();
-    if (isCaller) {
+    if (isCaller && !ring?.described) {
       void (async () => {
         try {
           await describe('offer');
