@@ -2,9 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment, SlotsResponse } from '../../api/contract/appointments';
 import type { CallbackRequest } from '../../api/contract/callbacks';
 import type { NoticeSettings } from '../../api/contract/mobile';
-import type { DoubleMessage, TwilioDouble } from '../../api/src/doubles/twilio-double';
+import {
+  startTwilioDouble,
+  type DoubleMessage,
+  type TwilioDouble,
+} from '../../api/src/doubles/twilio-double';
 import { claimNotices, noticeLeaseMs, queueNotice } from '../../api/src/features/notices/service';
-import { buildSeller, buildUser } from '../factories';
+import { buildSeller, buildUser, markSellerAppOpen } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { signIn } from './calls-support';
@@ -55,13 +59,32 @@ const advance = (ms: number) => {
 /** Both clocks at the next given hour in India. */
 const toIstHour = (hour: number) => advance(untilIstHour(hour, a.clock.now().getTime()));
 
+/**
+ * One Twilio for both instances, as in production: a process that settles another's notice asks the same
+ * provider that took it. It keeps the instances' time (their clocks move together).
+ */
+let twilio: TwilioDouble;
+
 beforeAll(async () => {
   db = await createTestDatabase();
+  const credentials = {
+    accountSid: 'AC' + 'c'.repeat(32),
+    authToken: 'd'.repeat(32),
+    verifyServiceSid: 'VA' + 'e'.repeat(32),
+  };
+  twilio = await startTwilioDouble({ ...credentials, now: () => (a ? a.clock.now().getTime() : Date.now()) });
   for (let i = 0; i < 2; i++) {
     const api = await startTestApi({
       db: { ...db, close: async () => undefined },
       env: {
         ...DLT,
+        TWILIO_ACCOUNT_SID: credentials.accountSid,
+        TWILIO_AUTH_TOKEN: credentials.authToken,
+        TWILIO_VERIFY_SERVICE_SID: credentials.verifyServiceSid,
+        TWILIO_MESSAGING_SERVICE_SID: 'MG' + 'f'.repeat(32),
+        TWILIO_WHATSAPP_FROM: 'whatsapp:+14155238886',
+        TWILIO_VERIFY_URL: twilio.url,
+        TWILIO_API_URL: twilio.url,
         WHATSAPP_CONTENT_SIDS: JSON.stringify({ 'appointment_reminder.ta': REMINDER_TEMPLATE }),
       },
     });
@@ -71,15 +94,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const x of apps) await x.close();
+  await twilio?.close();
   await db?.close();
 });
 
-const doubles = async (): Promise<TwilioDouble[]> =>
-  Promise.all(apps.map(async (x) => (await x.handle.deps.sms!.double())!));
-/** Every message either instance's double took for a number (SMS) or its WhatsApp address, oldest first. */
+/** Every message Twilio took for a number (SMS) or its WhatsApp address, oldest first. */
 const messagesTo = async (mobile: string): Promise<DoubleMessage[]> =>
-  (await doubles())
-    .flatMap((d) => d.messages.filter((m) => m.to === mobile || m.to === `whatsapp:${mobile}`))
+  twilio.messages
+    .filter((m) => m.to === mobile || m.to === `whatsapp:${mobile}`)
     .sort((x, y) => x.createdAt - y.createdAt);
 
 const pollBoth = async (times = 2) => {
@@ -148,6 +170,8 @@ describe('call notices, in quiet hours too', () => {
     const { mobile } = await optIn(seller, { locale: 'ta' });
     const customer = await buildUser(db.knex, { role: 'customer', displayName: 'மீனா' });
     const asCustomer = await signIn(a, customer);
+    // The jeweller's app is open (a shop nobody can answer is not rung at all).
+    await markSellerAppOpen(db.knex, seller.id, a.clock.now());
     const call = await asCustomer.post<{ callId: number }>('/_api/call/initiate', { sellerId: seller.id });
     expect(call.status).toBe(201);
     await pollBoth();
@@ -167,6 +191,7 @@ describe('call notices, in quiet hours too', () => {
     const other = await buildSeller(db.knex);
     const { mobile: otherMobile, client: asOther } = await optIn(other);
     const caller = await buildUser(db.knex, { role: 'customer' });
+    await markSellerAppOpen(db.knex, other.id, a.clock.now());
     const placed = await (
       await signIn(b, caller)
     ).post<{ callId: number }>('/_api/call/initiate', { sellerId: other.id });
@@ -300,7 +325,7 @@ describe('notices left sending', () => {
     toIstHour(12);
     const user = await buildUser(db.knex, { role: 'customer' });
     const { mobile } = await optIn(user);
-    (await a.handle.deps.sms!.double())!.dropNextMessage();
+    twilio.dropNextMessage();
     await queueNotice(
       db.knex,
       { userId: user.id, kind: 'order_shipped', subject: 'order:dropped', params: { order: 42, shop: 'X' } },
