@@ -249,6 +249,9 @@ export default defineConfig(({ isSsrBuild }) => ({
             '**/twilio-video*',
             // Try-on needs its face model from the server (never precached), so its code is no use offline either.
             '**/try-on-dialog-*',
+            // A seller's try-on image and its preview are uploaded with the product: no use offline.
+            '**/try-on-image-field-*',
+            '**/sample-preview-*',
             // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
             'icons/icon-512.png',
             'icons/icon-maskable-512.png',

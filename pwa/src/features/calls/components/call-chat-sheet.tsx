@@ -117,6 +117,9 @@ export function CallChatSheet({
     // the event stream ('item', to the sender too), often before the answer, and must not show in the list
     // and in the box at once.
     setText('');
+    // Typing goes on in the box after a tap on Send: the emptied box disables Send, and a focused button that
+    // becomes disabled leaves the focus on the page in Firefox (no typing, no Escape to close the chat).
+    boxRef.current?.focus();
     try {
       const res = await sellingApi.message(callId, value);
       onSent(res.items);
