@@ -67,21 +67,25 @@ export async function clickButton(
   name: string,
   opts: { within?: string; timeout?: number } = {},
 ) {
-  const handle = await page.waitForFunction(
-    (n, within) => {
-      const root = within ? document.querySelector(within) : document;
-      if (!root) return null;
-      const buttons = [...root.querySelectorAll<HTMLElement>('button, [role="button"], a')];
-      return (
-        buttons.find((b) => {
-          const label = (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' ').trim();
-          return label === n && b.getClientRects().length > 0 && !(b as HTMLButtonElement).disabled;
-        }) ?? null
-      );
-    },
-    { polling: 50, timeout: opts.timeout ?? 15_000 },
-    name,
-    opts.within ?? null,
+  const handle = await explained(
+    page,
+    `button "${name}"`,
+    page.waitForFunction(
+      (n, within) => {
+        const root = within ? document.querySelector(within) : document;
+        if (!root) return null;
+        const buttons = [...root.querySelectorAll<HTMLElement>('button, [role="button"], a')];
+        return (
+          buttons.find((b) => {
+            const label = (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' ').trim();
+            return label === n && b.getClientRects().length > 0 && !(b as HTMLButtonElement).disabled;
+          }) ?? null
+        );
+      },
+      { polling: 50, timeout: opts.timeout ?? 15_000 },
+      name,
+      opts.within ?? null,
+    ),
   );
   const el = handle.asElement();
   if (!el) throw new Error(`no button "${name}"`);
@@ -95,15 +99,36 @@ export async function waitForText(
   text: string,
   opts: { within?: string; timeout?: number } = {},
 ) {
-  await page.waitForFunction(
-    (t, within) => {
-      const root = within ? document.querySelector(within) : document.body;
-      return !!root && (root as HTMLElement).innerText.includes(t);
-    },
-    { polling: 50, timeout: opts.timeout ?? 15_000 },
-    text,
-    opts.within ?? null,
+  await explained(
+    page,
+    `text "${text}"`,
+    page.waitForFunction(
+      (t, within) => {
+        const root = within ? document.querySelector(within) : document.body;
+        return !!root && (root as HTMLElement).innerText.includes(t);
+      },
+      { polling: 50, timeout: opts.timeout ?? 15_000 },
+      text,
+      opts.within ?? null,
+    ),
   );
+}
+
+/**
+ * A wait that timed out says what it waited for, where the page was and what it showed, so a failure on a
+ * loaded machine can be read from the log alone.
+ */
+export async function explained<T>(page: Page, what: string, wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (err) {
+    const shown = await page
+      .evaluate(() => `${location.pathname}${location.search}: ${document.body.innerText}`)
+      .catch(() => '(the page could not be read)');
+    throw new Error(`waited for ${what}; the page was ${shown.replace(/\s+/g, ' ').slice(0, 800)}`, {
+      cause: err,
+    });
+  }
 }
 
 /** Types `value` into the field labelled `label` (a <label for> or aria-label), as a person would. */

@@ -90,13 +90,19 @@ export async function registerServiceWorker(): Promise<void> {
   const { Workbox } = await import('workbox-window');
   const wb = new Workbox('/sw.js', { scope: '/' });
   workbox = wb;
+  // A page that loaded without a worker came from the network, as new as the server: the first worker to
+  // take it over (installed by this page, or by the page before it when the visitor moved on while it was
+  // still installing) is no new version. Only a worker that replaces one is.
+  let controlled = !!navigator.serviceWorker.controller;
   // Also fires when a worker was already waiting from an earlier visit, or another tab installed it.
   wb.addEventListener('waiting', () => {
-    if (status === 'idle') setStatus('available');
+    if (status === 'idle' && navigator.serviceWorker.controller) setStatus('available');
   });
   wb.addEventListener('controlling', (event) => {
+    const first = !controlled;
+    controlled = true;
     if (reloadRequested) reloadNow();
-    else if (event.isExternal || event.isUpdate) {
+    else if (!first && (event.isExternal || event.isUpdate)) {
       // Another tab switched versions: this page keeps running, and offers the reload itself.
       newWorkerControls = true;
       if (status === 'idle') setStatus('available');
