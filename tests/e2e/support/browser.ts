@@ -110,7 +110,8 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
       { timeout: 5000, polling: 50 },
     )
     .catch(() => undefined);
-  await page.evaluate(AXE_SOURCE);
+  // axe-core once per document: a second check of the same page reuses it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = (await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: object, opts: object) => Promise<unknown> } }).axe;
     // Toasts sonner has hidden (stacked beyond view) or is removing are not shown to anyone.
