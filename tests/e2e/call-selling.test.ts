@@ -3,7 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CALL_STATUSES } from '../../api/contract/constants';
 import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, expectStill, launchBrowser, newContext } from './support/browser';
+import {
+  baseUrl,
+  callMarks,
+  expectAccessible,
+  expectStill,
+  launchBrowser,
+  newContext,
+} from './support/browser';
 
 /**
  * Selling inside the call, on two 360×640 phones: the customer (reading Tamil) calls about a piece, the
@@ -81,14 +88,20 @@ async function expectOnScreen(page: Page, names: string[]) {
 }
 
 async function remoteVideoPlays(page: Page) {
-  await page.waitForFunction(
-    () => {
-      const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-      return !!v && v.videoWidth > 0 && v.currentTime > 0;
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
+  await page
+    .waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      undefined,
+      { timeout: 20_000 },
+    )
+    .catch(async (err: unknown) => {
+      // Where the call got to on this side, for a failure read from the log alone.
+      const marks = await callMarks(page);
+      throw new Error(`no remote video on ${page.url()}; call marks: ${marks}`, { cause: err });
+    });
 }
 
 /** A Tamil string with its {placeholders} filled. */

@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext, refuseSoundWithoutGesture } from './support/browser';
+import {
+  callMarks,
+  expectAccessible,
+  launchBrowser,
+  newContext,
+  refuseSoundWithoutGesture,
+} from './support/browser';
 
 /**
  * Live video calls end to end: two browser contexts (customer and seller), real WebRTC over loopback with
@@ -79,14 +85,20 @@ function incomingDialog(page: Page) {
 async function expectRemoteVideo(page: Page) {
   const video = page.getByTestId('remote-video');
   await video.waitFor();
-  await page.waitForFunction(
-    () => {
-      const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-      return !!v && v.videoWidth > 0 && v.currentTime > 0;
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
+  await page
+    .waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      undefined,
+      { timeout: 20_000 },
+    )
+    .catch(async (err: unknown) => {
+      throw new Error(`no remote video on ${page.url()}; call marks: ${await callMarks(page)}`, {
+        cause: err,
+      });
+    });
   const frames = await page.evaluate(
     () =>
       new Promise<number>((resolve) => {

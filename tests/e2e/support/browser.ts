@@ -151,3 +151,16 @@ export async function expectStill<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The call marks (performance.mark 'call:*', ms since the page started) of a page, for a failure's message. */
+export async function callMarks(page: Page): Promise<string> {
+  return page
+    .evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('call:'))
+        .map((m) => `${m.name.slice(5)}@${Math.round(m.startTime)}`)
+        .join(' '),
+    )
+    .catch(() => '(unreadable)');
+}
