@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_CALL_STATUSES } from '../../api/contract/constants';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+import { expectAccessible } from './support/browser';
+import { callPhones, PHONE } from './support/call-phones';
 
 /**
  * The call on a 360×640 phone (issue #40, items 8 and 10): a customer reading Tamil calls about a piece. Without
@@ -13,45 +13,9 @@ import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/
  */
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
-const PHONE = { width: 360, height: 640 };
 const T = ta.calls;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
-
-const phones = new Set<BrowserContext>();
-/** A call a failed test left live would keep the demo jeweller busy for the next file: it is ended here. */
-afterEach(async () => {
-  for (const context of [...phones]) {
-    try {
-      const res = await context.request.get('/_api/calls/history');
-      const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
-      for (const call of calls.filter((c) => (LIVE_CALL_STATUSES as readonly string[]).includes(c.status))) {
-        await context.request.post('/_api/call/end', {
-          data: { callId: call.callId },
-          headers: { Origin: baseUrl() },
-        });
-      }
-    } catch {
-      // Closing already.
-    }
-    await context.close().catch(() => undefined);
-  }
-});
-
-async function phone(locale?: 'ta'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, { mobile: true });
-  phones.add(context);
-  context.on('close', () => phones.delete(context));
-  await context.grantPermissions(['camera', 'microphone']);
-  if (locale) await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
-  const page = await context.newPage();
-  await page.setViewportSize(PHONE);
-  return { context, page };
-}
+const { phone } = callPhones();
 
 const tr = (text: string, vars: Record<string, string | number> = {}) =>
   text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));

@@ -1,16 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_CALL_STATUSES } from '../../api/contract/constants';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import {
-  baseUrl,
-  callMarks,
-  expectAccessible,
-  expectStill,
-  launchBrowser,
-  newContext,
-} from './support/browser';
+import { callMarks, expectAccessible, expectStill } from './support/browser';
+import { callPhones, PHONE } from './support/call-phones';
 
 /**
  * Selling inside the call, on two 360×640 phones: the customer (reading Tamil) calls about a piece, the
@@ -19,51 +12,9 @@ import {
  */
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
-const PHONE = { width: 360, height: 640 };
 const T = ta.calls;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
-
-/** The phones a test opened and has not closed. */
-const phones = new Set<BrowserContext>();
-
-/**
- * A test that stops midway leaves its call live, and closing a page does not end a call in progress (a reload
- * rejoins it): the demo jeweller would stay busy, and the next test's call would be refused and never ring.
- * Whatever call a test left live is ended here, then its phones are closed.
- */
-afterEach(async () => {
-  for (const context of [...phones]) {
-    try {
-      const res = await context.request.get('/_api/calls/history');
-      const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
-      for (const call of calls.filter((c) => (LIVE_CALL_STATUSES as readonly string[]).includes(c.status))) {
-        await context.request.post('/_api/call/end', {
-          data: { callId: call.callId },
-          headers: { Origin: baseUrl() },
-        });
-      }
-    } catch {
-      // A context that is closing already: its calls were ended by the test or by the other phone's pass.
-    }
-    await context.close().catch(() => undefined);
-  }
-});
-
-async function phone(locale?: 'ta'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, { mobile: true });
-  phones.add(context);
-  context.on('close', () => phones.delete(context));
-  await context.grantPermissions(['camera', 'microphone']);
-  if (locale) await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
-  const page = await context.newPage();
-  await page.setViewportSize(PHONE);
-  return { context, page };
-}
+const { phone } = callPhones();
 
 /** Nothing scrolls sideways, and each control lies wholly inside the 360×640 screen. */
 async function expectOnScreen(page: Page, names: string[]) {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, phoneIn } from './support/browser';
 
 /**
  * The invoice's tables on a 360 px phone, in English and in Tamil (issue #40 item 7): the order's lines and the
@@ -17,17 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function phone(language: 'en' | 'ta'): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: { width: WIDTH, height: 640 },
-    locale: 'en-IN',
-    isMobile: true,
-    hasTouch: true,
-  });
-  await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
-  return context;
-}
+const phone = (language: 'en' | 'ta') => phoneIn(browser, language);
 
 interface Listed {
   id: number;

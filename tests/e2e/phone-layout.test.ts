@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/catalog';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, launchBrowser } from './support/browser';
+import { baseUrl, launchBrowser, phoneIn } from './support/browser';
 
 /**
  * No page scrolls sideways on a 360 × 640 phone, in English or in Tamil (docs/product-rules.md): every page a
@@ -21,17 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function phone(language: Language): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: { width: WIDTH, height: 640 },
-    locale: 'en-IN',
-    isMobile: true,
-    hasTouch: true,
-  });
-  await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
-  return context;
-}
+const phone = (language: 'en' | 'ta') => phoneIn(browser, language);
 
 /**
  * What sticks out of a 360 px screen: the page wider than the screen, or an open dialog wider than the screen or

@@ -85,6 +85,19 @@ export function newContext(
   });
 }
 
+/** A 360×640 phone reading `language` (the app's stored choice), for the layout checks at a phone's size. */
+export async function phoneIn(browser: Browser, language: 'en' | 'ta'): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 360, height: 640 },
+    locale: 'en-IN',
+    isMobile: true,
+    hasTouch: true,
+  });
+  await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
+  return context;
+}
+
 /** Runs axe-core on the page and fails on serious or critical violations. */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
   // Toasts, sheets, overlays and freshly rendered cards animate in and out: wait until no finite animation has

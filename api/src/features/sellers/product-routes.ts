@@ -20,6 +20,12 @@ async function presented(deps: AppDeps, productId: number) {
   return product;
 }
 
+/** A create's or an update's answer: the saved product as a listing shows it. */
+async function savedAndPresented(deps: AppDeps, saving: Promise<number>) {
+  const productId = await saving;
+  return { success: true as const, productId, product: await presented(deps, productId) };
+}
+
 /** Images ingested per user per hour (UPLOAD_LIMIT_PER_USER_PER_HOUR): each one is downloaded or decoded. */
 const imageOptions = (deps: AppDeps, userId: number): ProductImageOptions => ({
   allowPrivateUrls: deps.config.mediaAllowPrivateUrls === true,
@@ -42,30 +48,19 @@ const imageOptions = (deps: AppDeps, userId: number): ProductImageOptions => ({
 export const productsRoutes: Feature = (router) => {
   endpoint(router, R.productCreate, {
     input: ProductCreateSchema,
-    handle: async (deps, user, input) => {
-      const productId = await createProduct(
-        deps.db,
-        user,
-        input,
-        deps.clock.now(),
-        imageOptions(deps, user.id),
-      );
-      return { success: true as const, productId, product: await presented(deps, productId) };
-    },
+    handle: (deps, user, input) =>
+      savedAndPresented(
+        deps,
+        createProduct(deps.db, user, input, deps.clock.now(), imageOptions(deps, user.id)),
+      ),
   });
-
   endpoint(router, R.productUpdate, {
     input: ProductUpdateSchema,
-    handle: async (deps, user, input) => {
-      const productId = await updateProduct(
-        deps.db,
-        user,
-        input,
-        deps.clock.now(),
-        imageOptions(deps, user.id),
-      );
-      return { success: true as const, productId, product: await presented(deps, productId) };
-    },
+    handle: (deps, user, input) =>
+      savedAndPresented(
+        deps,
+        updateProduct(deps.db, user, input, deps.clock.now(), imageOptions(deps, user.id)),
+      ),
   });
 
   rawEndpoint(router, R.productsExport, async (ctx) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../../../api/contract/accounts';
@@ -14,19 +14,9 @@ import {
   useMobileSignUpMutation,
   useVerifyCodeMutation,
 } from '../api';
+import { useCountdown } from '../utils/use-countdown';
 
 const errorText = (err: unknown) => translateMessage(err instanceof Error ? err.message : '');
-
-/** Seconds until a moment, ticking every second while positive. */
-function useCountdown(until: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (until <= now) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [until, now]);
-  return Math.max(0, Math.ceil((until - now) / 1000));
-}
 
 type Step = 'number' | 'code' | 'name' | 'reset';
 

@@ -1,7 +1,7 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useQuery } from '@tanstack/react-query';
 import { MessageSquareText, Smartphone } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import {
@@ -26,19 +26,9 @@ import {
   useProfileMobileCodeMutation,
   useProfileMobileVerifyMutation,
 } from '../api';
+import { useCountdown } from '../utils/use-countdown';
 
 const errorText = (err: unknown) => translateMessage(errorMessage(err));
-
-/** Seconds until a moment, ticking every second while positive. */
-function useCountdown(until: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (until <= now) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [until, now]);
-  return Math.max(0, Math.ceil((until - now) / 1000));
-}
 
 /**
  * "Mobile number and updates" (issue #37, docs/product-rules.md "Mobile sign-in and notices"): the signed-in

@@ -126,15 +126,7 @@ function Hero() {
           {items.map(([key, value]) => (
             <div key={key} className="rounded-xl bg-white p-4 text-center shadow-sm">
               <dd className="text-2xl font-bold text-brand-800 sm:text-3xl">
-                {value === undefined ? (
-                  stats.isError ? (
-                    '—'
-                  ) : (
-                    <Skeleton className="mx-auto h-8 w-16" />
-                  )
-                ) : (
-                  formatNumber(value)
-                )}
+                <LiveFigure value={value} failed={stats.isError} />
               </dd>
               <dt className="mt-1 text-xs break-words text-muted sm:text-sm">
                 {t(`landing.hero.stats.${key}`, { count: value ?? 0 })}
@@ -145,6 +137,12 @@ function Hero() {
       </div>
     </section>
   );
+}
+
+/** A live count: a placeholder while it loads, a dash if it could not be had, else the number. */
+function LiveFigure({ value, failed }: { value: number | undefined; failed: boolean }) {
+  if (value !== undefined) return <>{formatNumber(value)}</>;
+  return failed ? <>—</> : <Skeleton className="mx-auto h-8 w-16" />;
 }
 
 function TopSellers() {
@@ -326,15 +324,7 @@ function SellerPitch() {
             ).map(([k, value]) => (
               <div key={k} className="rounded-xl bg-white/10 p-5 text-center">
                 <dd className="text-3xl font-bold text-gold-400">
-                  {value === undefined ? (
-                    stats.isError ? (
-                      '—'
-                    ) : (
-                      <Skeleton className="mx-auto h-8 w-16" />
-                    )
-                  ) : (
-                    formatNumber(value)
-                  )}
+                  <LiveFigure value={value} failed={stats.isError} />
                 </dd>
                 <dt className="mt-1 text-sm break-words text-white/90">
                   {t(`landing.pitch.stats.${k}`, { count: value ?? 0 })}

@@ -171,6 +171,21 @@ interface Ringing {
 }
 const ringingOf = new WeakMap<RTCPeerConnection, Ringing>();
 
+/** A prepared peer's ringing state before anything was sent or received (`sid`: the caller's own offer's). */
+const newRinging = (callId: number, sid: string | null): Ringing => ({
+  callId,
+  sid,
+  described: false,
+  canSend: false,
+  outbox: [],
+  cursor: 0,
+  pending: [],
+  remote: null,
+  onRemote: null,
+  chain: Promise.resolve(),
+  stop: () => undefined,
+});
+
 const postCandidate = (r: Ringing, candidate: RTCIceCandidateInit) =>
   void signallingApi.send(r.callId, 'candidate', { sid: r.sid, candidate }).catch(() => undefined);
 
@@ -303,22 +318,7 @@ export async function prepareCallerPeer(
   try {
     peer = newPeer(iceServers, localStream);
     preparedWith.set(peer, urlsOf(iceServers));
-    const r: Ringing | null =
-      callId === undefined
-        ? null
-        : {
-            callId,
-            sid: randomSid(),
-            described: false,
-            canSend: false,
-            outbox: [],
-            cursor: 0,
-            pending: [],
-            remote: null,
-            onRemote: null,
-            chain: Promise.resolve(),
-            stop: () => undefined,
-          };
+    const r = callId === undefined ? null : newRinging(callId, randomSid());
     if (r) {
       ringingOf.set(peer, r);
       watchRinging(peer, r, true, false);
@@ -370,19 +370,7 @@ export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): 
       try {
         const peer = newPeer(iceServers, stream, true);
         preparedWith.set(peer, urlsOf(iceServers));
-        const r: Ringing = {
-          callId,
-          sid: null,
-          described: false,
-          canSend: false,
-          outbox: [],
-          cursor: 0,
-          pending: [],
-          remote: null,
-          onRemote: null,
-          chain: Promise.resolve(),
-          stop: () => undefined,
-        };
+        const r = newRinging(callId, null);
         ringingOf.set(peer, r);
         // Released before it was ready: nothing to listen for.
         if (answering === entry) watchRinging(peer, r, false, true);
