@@ -93,6 +93,19 @@ describe('the first tap, before the app has started (6× slower CPU)', () => {
     await context.close();
   });
 
+  it('the search tapped before the app started and typed into after it has shows its suggestions', async () => {
+    const { context, page, release, appReady } = await slowPhone();
+    await parsed(page, '/marketplace');
+    const box = page.getByRole('combobox', { name: 'Search jewellery' });
+    await box.tap();
+    await release();
+    await appReady(page);
+    // The keyboard was up before the app started; the letters come after.
+    await box.pressSequentially('jhumka');
+    await page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option').first().waitFor();
+    await context.close();
+  });
+
   it('a search submitted before the app started goes to its results', async () => {
     const { context, page, release, appReady } = await slowPhone();
     await parsed(page, '/marketplace?sortBy=price-asc');

@@ -166,6 +166,9 @@ export function SearchBox({
         maxLength={200}
         onChange={(e) => {
           setText(e.target.value);
+          // Typing means the box has the focus, also when it was tapped before the app started (its focus
+          // event then came before React listened, and the letters after).
+          setFocused(true);
           setOpen(true);
           setActive(-1);
         }}
