@@ -148,10 +148,11 @@ describe('call events in the browser', () => {
       await c.page.evaluate(() => (window as unknown as { __cut: () => void }).__cut());
       const sellerStatus = counter(s.page, '/_api/call/status');
       // Polling takes over at its full pace (status every 2 s) and the call goes on. When it starts depends on
-      // how soon the page notices the cut (later on a loaded machine); the pace is measured between the polls.
+      // how soon the page notices the cut (later on a loaded machine); the pace is measured between the polls:
+      // well under the 30 s of the pace while the stream is open (3.7 s was seen with the suite on both cores).
       await expect.poll(() => sellerStatus.since(cutAt), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
       const [first, second] = sellerStatus.after(cutAt);
-      expect(second - first).toBeLessThan(3000);
+      expect(second - first).toBeLessThan(6000);
       await remoteVideo(s.page, 5000);
       await remoteVideo(c.page, 5000);
 
