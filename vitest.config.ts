@@ -1,16 +1,23 @@
 import { defineConfig } from 'vitest/config';
+import { measurePace } from './tests/support/pace.js';
 
-/** Browser test files that time the page (a tap to the product on screen under 6× CPU throttling). */
-const E2E_ALONE = ['tests/e2e/first-tap.test.ts'];
+// Time bounds are written for the reference machine; on a slower one every timeout and bound is scaled by its
+// measured pace (tests/support/pace.ts), here once, before any worker starts (they read TEST_PACE).
+const pace = measurePace();
+if (pace > 1) {
+  console.log(
+    `This machine runs at ${pace}× the reference machine's time (calibration ${process.env.TEST_PACE_CALIBRATION_MS ?? '?'} ms): time bounds are scaled by it.`,
+  );
+}
+const paced = (ms: number) => Math.round(ms * pace);
 
 // One suite of API tests, run twice: on embedded PGlite and on the real PostgreSQL server.
 export default defineConfig({
   test: {
     // Two workers even on a 2-core machine: API test files spend much of their time waiting on PostgreSQL or
-    // on imports, the browser tests run two files at a time too, and the network lab and
-    // the timed browser tests one file at a time, after the rest (fileParallelism: false). The
-    // API files share each worker's modules (isolate: false): every file builds its own app and database, so
-    // nothing carries over but the import, which was 90 s of the run.
+    // on imports. The browser tests and the network lab run one file at a time, after the rest
+    // (fileParallelism: false). The API files share each worker's modules (isolate: false): every file builds
+    // its own app and database, so nothing carries over but the import, which was 90 s of the run.
     maxWorkers: 2,
     projects: [
       {
@@ -25,8 +32,8 @@ export default defineConfig({
           env: { TEST_DB: 'pglite' },
           isolate: false,
           globalSetup: ['tests/support/pglite-template.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: paced(60_000),
+          hookTimeout: paced(60_000),
         },
       },
       {
@@ -35,8 +42,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           env: { TEST_DB: 'pg' },
           isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: paced(60_000),
+          hookTimeout: paced(60_000),
         },
       },
       {
@@ -45,8 +52,8 @@ export default defineConfig({
           // file makes its own databases (the fault tests their own cluster), so they run beside other files.
           name: 'resilience',
           include: ['tests/resilience/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          testTimeout: paced(120_000),
+          hookTimeout: paced(180_000),
         },
       },
       {
@@ -56,32 +63,24 @@ export default defineConfig({
           // switch) are about the network, not about a second test file competing for the two cores.
           name: 'netlab',
           include: ['tests/netlab/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          testTimeout: paced(120_000),
+          hookTimeout: paced(180_000),
           fileParallelism: false,
         },
       },
       {
         test: {
-          // Browser tests, two files at a time: each worker has its own production server and database
-          // (support/global-setup.ts), so one server's files still run one after another.
+          // Browser tests, one file at a time, after the rest: one file's browser, production server and
+          // worker already keep both cores of a 2-core machine busy (88% of them, measured), so a second file
+          // beside it only made both slower. On such a machine six files took 196 s one at a time and
+          // 211 s two at a time, and only the latter timed out (a test past its 66 s while its CPU went to the
+          // other file). It also lets the files that time the page (first-tap.test.ts: a tap to the product
+          // under 6× CPU throttling) time the page, not a neighbour.
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          exclude: E2E_ALONE,
           globalSetup: ['tests/e2e/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        test: {
-          // Browser tests that time the page under CPU throttling: alone, after the rest, so the figure is the
-          // page's and not the other worker's.
-          name: 'e2e-alone',
-          include: E2E_ALONE,
-          globalSetup: ['tests/e2e/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: paced(60_000),
+          hookTimeout: paced(120_000),
           fileParallelism: false,
         },
       },

@@ -4,6 +4,7 @@ import { seedDemoData } from '../../api/src/seeds/demo';
 import { buildProduct } from '../factories';
 import { RELEVANCE_SET, type RelevanceQuery } from '../fixtures/search-relevance';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
+import { paced } from '../support/pace';
 
 let api: TestApi;
 let visitor: ApiClient;
@@ -11,7 +12,7 @@ beforeAll(async () => {
   api = await startTestApi();
   visitor = api.client();
   await seedDemoData(api.db.knex);
-}, 180_000);
+}, paced(180_000));
 afterAll(async () => api?.close());
 
 const search = async (query: string, extra = '') => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
 import { registerViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser, twilioUrl } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, phoneIn, twilioUrl } from './support/browser';
 
 /**
  * Issue #37 in the browser at 360 × 640: the profile's "Mobile number and updates" (a number added with a
@@ -21,16 +21,7 @@ async function phone(
   language: 'en' | 'ta',
   opts: { serviceWorkers?: 'block' } = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: { width: 360, height: 640 },
-    locale: 'en-IN',
-    isMobile: true,
-    hasTouch: true,
-    ...opts,
-  });
-  await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
-  return context;
+  return phoneIn(browser, language, opts);
 }
 
 const fits = (page: Page) =>

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
 import { baseUrl, expectAccessible, launchBrowser, twilioUrl } from './support/browser';
+import { paced } from '../support/pace';
 
 /**
  * Issue #37 on a Tamil phone (360 × 640): a new customer signs in with a mobile number and the code the Twilio
@@ -125,7 +126,7 @@ describe('mobile sign-in on a Tamil phone', () => {
       .poll(
         async () =>
           (await double<{ messages: string[] }>(`/_double/messages?to=${encodeURIComponent(e164)}`)).messages,
-        { timeout: 20_000, interval: 500 },
+        { timeout: paced(20_000), interval: 500 },
       )
       .toEqual([expect.stringContaining(`#${orderId}`)]);
     const [message] = (

@@ -5,7 +5,8 @@ import { hoursAt } from '../../api/src/features/schedule/hours';
 import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
 import { registerViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, phoneIn } from './support/browser';
+import { paced } from '../support/pace';
 
 /**
  * No dead ends (issue #40, item 9), on a 360×640 phone in English and Tamil. Sri Meenakshi's jeweller has no app
@@ -25,14 +26,7 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 async function phone(language: keyof typeof LANGUAGES): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: { width: 360, height: 640 },
-    locale: 'en-IN',
-    isMobile: true,
-    hasTouch: true,
-  });
-  await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
+  const context = await phoneIn(browser, language);
   return { context, page: await context.newPage() };
 }
 
@@ -150,7 +144,7 @@ describe('a closed shop', () => {
           today === 'Sun'
             ? L.calls.schedule.state.backAt.replace('{time}', '10:00')
             : L.calls.schedule.state.opens.replace('{day}', sunday).replace('{time}', '10:00');
-        await expect.poll(() => reason.textContent(), { timeout: 5000 }).toContain(expected);
+        await expect.poll(() => reason.textContent(), { timeout: paced(5000) }).toContain(expected);
       }
       expect(await reason.textContent()).toContain(L.calls.appointments.noCall.hint);
       expect(await page.getByRole('button', { name: L.calls.button.askAbout }).count()).toBe(0);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { paced } from '../../support/pace';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -23,9 +24,14 @@ export const twilioUrl = () => {
   return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length];
 };
 
-/** Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. The fake camera shows 10
+ * frames a second (its default is 20): a phone's camera indoors, and half the work of encoding and decoding
+ * for the machine that runs the suite. Every context it opens waits 30 s (on the reference machine, scaled by
+ * the pace: tests/support/pace.ts) before an action or a wait gives up.
+ */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -36,12 +42,20 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      '--use-fake-device-for-media-stream',
+      '--use-fake-device-for-media-stream=fps=10',
       '--use-fake-ui-for-media-stream',
       '--allow-loopback-in-peer-connection',
       ...extraArgs,
     ],
   });
+  // browser.newPage() opens its context through newContext too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(paced(30_000));
+    return context;
+  };
+  return browser;
 }
 
 /**
@@ -86,13 +100,18 @@ export function newContext(
 }
 
 /** A 360×640 phone reading `language` (the app's stored choice), for the layout checks at a phone's size. */
-export async function phoneIn(browser: Browser, language: 'en' | 'ta'): Promise<BrowserContext> {
+export async function phoneIn(
+  browser: Browser,
+  language: 'en' | 'ta',
+  opts: { serviceWorkers?: 'block' } = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: 360, height: 640 },
     locale: 'en-IN',
     isMobile: true,
     hasTouch: true,
+    ...opts,
   });
   await context.addInitScript((lng) => localStorage.setItem('nagai.language', lng), language);
   return context;
@@ -120,7 +139,7 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
         return !busy && now - w.__quietSince! >= 300;
       },
       undefined,
-      { timeout: 5000, polling: 50 },
+      { timeout: paced(5000), polling: 50 },
     )
     .catch(() => undefined);
   // axe-core once per document: a second check of the same page reuses it.

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { LIVE_CALL_STATUSES } from '../../../api/contract/constants';
-import { baseUrl, launchBrowser, newContext } from './browser';
+import { paced } from '../../support/pace';
+import { baseUrl, callMarks, launchBrowser, newContext } from './browser';
 
 /** A phone's screen in the call tests: 360×640. */
 export const PHONE = { width: 360, height: 640 };
@@ -20,25 +21,7 @@ export function callPhones(): { phone: (locale?: 'ta') => Promise<{ context: Bro
     browser = await launchBrowser();
   });
   afterAll(async () => browser?.close());
-  afterEach(async () => {
-    for (const context of [...phones]) {
-      try {
-        const res = await context.request.get('/_api/calls/history');
-        const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
-        for (const call of calls.filter((c) =>
-          (LIVE_CALL_STATUSES as readonly string[]).includes(c.status),
-        )) {
-          await context.request.post('/_api/call/end', {
-            data: { callId: call.callId },
-            headers: { Origin: baseUrl() },
-          });
-        }
-      } catch {
-        // A context that is closing already: its calls were ended by the test or by the other phone's pass.
-      }
-      await context.close().catch(() => undefined);
-    }
-  });
+  afterEach(() => endLiveCallsAndClose(phones));
   return {
     phone: async (locale) => {
       const context = await newContext(browser, { mobile: true });
@@ -51,4 +34,69 @@ export function callPhones(): { phone: (locale?: 'ta') => Promise<{ context: Bro
       return { context, page };
     },
   };
+}
+
+/**
+ * Ends every call still live for the people of these contexts (as they would with "End call"), then closes
+ * the contexts: a test that failed midway must not leave the demo jeweller busy for the next test.
+ */
+export async function endLiveCallsAndClose(contexts: Iterable<BrowserContext>): Promise<void> {
+  for (const context of [...contexts]) {
+    try {
+      const res = await context.request.get('/_api/calls/history');
+      const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
+      for (const call of calls.filter((c) => (LIVE_CALL_STATUSES as readonly string[]).includes(c.status))) {
+        await context.request.post('/_api/call/end', {
+          data: { callId: call.callId },
+          headers: { Origin: baseUrl() },
+        });
+      }
+    } catch {
+      // A context that is closing already: its calls were ended by the test or by the other side's pass.
+    }
+    await context.close().catch(() => undefined);
+  }
+}
+
+/** The other person's video plays on this page: it has a size and its clock runs. */
+export async function remoteVideoPlays(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+        return !!v && v.videoWidth > 0 && v.currentTime > 0;
+      },
+      undefined,
+      { timeout: paced(20_000) },
+    )
+    .catch(async (err: unknown) => {
+      // Where the call got to on this side, for a failure read from the log alone.
+      throw new Error(`no remote video on ${page.url()}; call marks: ${await callMarks(page)}`, {
+        cause: err,
+      });
+    });
+}
+
+/**
+ * In the page, in either engine (a string): the remote video has a size, its clock runs, and new frames keep
+ * being presented: the number presented, counting up to 4, within 5 s on the reference machine (a stalled
+ * video stays below 4; a machine busy with the rest of the suite may paint only a few frames a second, which
+ * is still video flowing).
+ */
+export const REMOTE_FRAMES = `new Promise((resolve) => {
+  const v = document.querySelector('[data-testid="remote-video"]');
+  if (!v || !(v.videoWidth > 0 && v.currentTime > 0)) return resolve(0);
+  let n = 0;
+  const tick = () => { if (++n >= 4) resolve(n); else v.requestVideoFrameCallback(tick); };
+  v.requestVideoFrameCallback(tick);
+  setTimeout(() => resolve(n), ${paced(5000)});
+})`;
+
+/** The other person's video plays and keeps moving (REMOTE_FRAMES). */
+export async function expectVideoFlowing(page: Page): Promise<void> {
+  await remoteVideoPlays(page);
+  expect(
+    await page.evaluate(REMOTE_FRAMES),
+    `new frames of the remote video on ${page.url()}`,
+  ).toBeGreaterThan(3);
 }

@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { paced } from '../../support/pace';
 
 /**
  * Debian's Firefox ESR, the suite's second engine, driven over WebDriver BiDi by puppeteer-core. Its fake
@@ -35,6 +36,7 @@ export async function firefoxPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
+  page.setDefaultTimeout(paced(30_000));
   // A script run in every document of the page before its own (recorders for the test to read).
   if (opts.watch) await page.evaluateOnNewDocument(opts.watch);
   await page.setViewport(opts.mobile ? { width: 360, height: 740 } : { width: 1280, height: 860 });
@@ -67,6 +69,18 @@ export async function clickButton(
   name: string,
   opts: { within?: string; timeout?: number } = {},
 ) {
+  // A button that React replaces between being found and being clicked (its list re-rendered on new data) is
+  // found again, as a person's second tap would find it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await clickButtonOnce(page, name, opts);
+    } catch (e) {
+      if (attempt >= 3 || !/detached|not connected/i.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function clickButtonOnce(page: Page, name: string, opts: { within?: string; timeout?: number }) {
   const handle = await explained(
     page,
     `button "${name}"`,
@@ -82,7 +96,7 @@ export async function clickButton(
           }) ?? null
         );
       },
-      { polling: 50, timeout: opts.timeout ?? 15_000 },
+      { polling: 50, timeout: opts.timeout ?? paced(15_000) },
       name,
       opts.within ?? null,
     ),
@@ -107,7 +121,7 @@ export async function waitForText(
         const root = within ? document.querySelector(within) : document.body;
         return !!root && (root as HTMLElement).innerText.includes(t);
       },
-      { polling: 50, timeout: opts.timeout ?? 15_000 },
+      { polling: 50, timeout: opts.timeout ?? paced(15_000) },
       text,
       opts.within ?? null,
     ),
@@ -142,7 +156,7 @@ export async function fillByLabel(page: Page, label: string, value: string) {
           document.querySelector(`[aria-label="${CSS.escape(l)}"]`));
       return target ?? null;
     },
-    { polling: 50, timeout: 10_000 },
+    { polling: 50, timeout: paced(10_000) },
     label,
   );
   const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLInputElement> | null;
@@ -163,7 +177,7 @@ export async function chooseByLabel(page: Page, label: string, value: string) {
       const target = byFor?.htmlFor ? document.getElementById(byFor.htmlFor) : byFor?.querySelector('select');
       return target instanceof HTMLSelectElement ? target : null;
     },
-    { polling: 50, timeout: 10_000 },
+    { polling: 50, timeout: paced(10_000) },
     label,
   );
   const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLSelectElement> | null;

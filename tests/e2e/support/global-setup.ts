@@ -159,11 +159,12 @@ async function demoJewellerTakesPush(baseUrl: string): Promise<void> {
 }
 
 /**
- * Starts one production server for each worker of the browser tests' project (two for `e2e`, whose files run
- * two at a time; one for `e2e-alone`): a test file talks only to its worker's server (support/browser.ts), so
- * the files of one server still run one after another, on their own database, as on one machine.
+ * Starts one production server for each worker of the browser tests' project (one while its files run one at
+ * a time): a test file talks only to its worker's server (support/browser.ts), so the files of one server
+ * run one after another, on their own database, as on one machine.
  */
 export default async function setup(project: TestProject) {
+  // fileParallelism: false resolves to one worker.
   const count = Math.max(1, project.config.maxWorkers ?? project.globalConfig.maxWorkers ?? 1);
   const started = await Promise.allSettled(Array.from({ length: count }, () => startE2eServer()));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
