@@ -6,8 +6,9 @@
  * jeweller picks up at once (as soon as the ringing dialog shows), and after 1.5 s of ringing.
  * Run: npm run build && npm run bench:call-engines  (RUNS=5 per cell by default; PAIRS=CC,FC,CF,FF and
  * RINGS=0,1500 choose the cells, C for Chromium and F for Firefox, customer first; TRACE=1 prints each side's
- * call marks relative to the accept, to see where the time goes). A run with a subset of the cells prints its
- * table and leaves docs/benchmarks.md alone.
+ * call marks relative to the accept, to see where the time goes; BEFORE_BUILD=<checkout with its own build>
+ * alternates each run between this build and that one). A run with a subset of the cells, or against an
+ * earlier build, prints its table and leaves docs/benchmarks.md alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,15 +28,23 @@ const ALL_PAIRS = 'CC,FC,CF,FF';
 const PAIRS = process.env.PAIRS ?? ALL_PAIRS;
 const RINGS = process.env.RINGS ?? `0,${RING_MS}`;
 const TRACE = process.env.TRACE === '1';
-const FULL = PAIRS === ALL_PAIRS && RINGS === `0,${RING_MS}`;
+const FULL = PAIRS === ALL_PAIRS && RINGS === `0,${RING_MS}` && !process.env.BEFORE_BUILD;
 
 /** Each side's call marks (performance.mark 'call:*') as epoch ms, to set against the accept. */
 const MARKS = `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('call:')).map((m) => [m.name.slice(5), Math.round(performance.timeOrigin + m.startTime)])`;
 
 type Engine = 'Chromium' | 'Firefox';
+const engine = (l: string): Engine => (l === 'F' ? 'Firefox' : 'Chromium');
 
-/** In every page: when both videos of the call first play (epoch ms). A string: it runs in either engine. */
+/**
+ * In every page: when the Accept tap reached the page (the event's own time stamp, epoch ms) and when both
+ * videos of the call first play (epoch ms). A string: it runs in either engine.
+ */
 const WATCH = `(() => {
+  addEventListener('pointerdown', (e) => {
+    const b = e.target instanceof Element && e.target.closest('[role="alertdialog"] button');
+    if (b && b.textContent.trim() === 'Accept' && !window.__tapAt) window.__tapAt = performance.timeOrigin + e.timeStamp;
+  }, true);
   const playing = (v) => !!v && v.videoWidth > 0 && v.currentTime > 0 && !v.paused;
   setInterval(() => {
     if (window.__bothAt) return;
@@ -64,6 +73,24 @@ async function main() {
     throw new Error('Build the PWA first: npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-engines-'));
   const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
+  // BEFORE_BUILD=<a checkout with its own dist/ and dist-ssr/ built>: each run is made with this build and with
+  // that one in turn, against the same API, so that a change is measured before against after in one run
+  // (on a shared machine the figures drift between runs far more than between neighbours).
+  const beforeDir = process.env.BEFORE_BUILD;
+  const beforeData = beforeDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-engines-')) : null;
+  const before =
+    beforeDir && beforeData
+      ? await startServer({
+          DATA_DIR: beforeData,
+          DATABASE_URL: '',
+          STATIC_DIR: path.join(beforeDir, 'dist'),
+          SSR_DIR: path.join(beforeDir, 'dist-ssr'),
+        })
+      : null;
+  const builds = [
+    { label: 'this', url: server.url },
+    ...(before ? [{ label: 'before', url: before.url }] : []),
+  ];
   const cr: CrBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -76,14 +103,15 @@ async function main() {
   });
   // Each side's Firefox its own browser, as two people on two machines: pages of one headless Firefox share a
   // window, and all but the newest are background tabs, whose timers and painting the browser throttles.
-  const ffFor: Record<'customer' | 'jeweller', FfBrowser> = {
-    customer: await launchFirefox(),
-    jeweller: await launchFirefox(),
-  };
+  // Launched only when a chosen pair has Firefox on that side (an idle Firefox still takes CPU).
+  const pairs = PAIRS.split(',').map((p): [Engine, Engine] => [engine(p[0]), engine(p[1])]);
+  const ffFor: Partial<Record<'customer' | 'jeweller', FfBrowser>> = {};
+  if (pairs.some(([ce]) => ce === 'Firefox')) ffFor.customer = await launchFirefox();
+  if (pairs.some(([, je]) => je === 'Firefox')) ffFor.jeweller = await launchFirefox();
 
-  async function side(engine: Engine, who: 'customer' | 'jeweller'): Promise<Side> {
+  async function side(engine: Engine, who: 'customer' | 'jeweller', origin: string): Promise<Side> {
     if (engine === 'Chromium') {
-      const c = await cr.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+      const c = await cr.newContext({ baseURL: origin, viewport: { width: 1280, height: 800 } });
       await c.grantPermissions(['camera', 'microphone']);
       await c.addInitScript({ content: WATCH });
       const page: CrPage = await c.newPage();
@@ -95,12 +123,12 @@ async function main() {
         close: () => c.close(),
       };
     }
-    const c = await ffFor[who].createBrowserContext();
+    const c = await ffFor[who]!.createBrowserContext();
     const page: FfPage = await c.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await page.evaluateOnNewDocument(WATCH);
     return {
-      goto: async (p) => void (await page.goto(`${server.url}${p}`)),
+      goto: async (p) => void (await page.goto(`${origin}${p}`)),
       run: (script) => page.evaluate(script) as Promise<never>,
       click: (name, within) => clickButton(page, name, { within, timeout: 15_000 }),
       close: () => c.close(),
@@ -121,89 +149,116 @@ async function main() {
     }
   };
 
-  const engine = (l: string): Engine => (l === 'F' ? 'Firefox' : 'Chromium');
-  const pairs = PAIRS.split(',').map((p): [Engine, Engine] => [engine(p[0]), engine(p[1])]);
-  const results: { customer: Engine; jeweller: Engine; ring: number; both: number[]; failures: number }[] =
-    [];
+  const results: {
+    build: string;
+    customer: Engine;
+    jeweller: Engine;
+    ring: number;
+    both: number[];
+    driver: number[];
+    failures: number;
+  }[] = [];
   const loadBefore = os.loadavg().map((x) => x.toFixed(1));
   try {
     for (const ring of RINGS.split(',').map(Number)) {
       for (const [ce, je] of pairs) {
-        const cell = { customer: ce, jeweller: je, ring, both: [] as number[], failures: 0 };
-        results.push(cell);
-        for (let i = 0; i < RUNS; i++) {
-          const j = await side(je, 'jeweller');
-          const c = await side(ce, 'customer');
-          try {
-            await j.goto('/login');
-            if (
-              (await post(j, '/_api/auth/login_with_password', { email: SELLER, password: PASSWORD })) !== 200
-            )
-              throw new Error('seller login');
-            await j.goto('/seller/history');
-            await j.click('Tap to enable call ringing').catch(() => undefined);
-            await c.goto('/login');
-            const email = `bench-${Date.now()}-${i}@example.test`;
-            const reg = { email, password: 'Secret#2026', displayName: `Bench ${i}` };
-            if ((await post(c, '/_api/auth/register_with_password', reg)) !== 201)
-              throw new Error('register');
-            await c.goto('/lakshmi-jewellers');
-            await c.click('Video Call');
-            await until(j, `!!document.querySelector('[role="alertdialog"]')`, 10_000);
-            if (ring) await new Promise((r) => setTimeout(r, ring));
-            const acceptedAt = Date.now();
-            await j.click('Accept', '[role="alertdialog"]');
-            const [a, b] = (await Promise.all([
-              until(j, 'window.__bothAt', 20_000),
-              until(c, 'window.__bothAt', 20_000),
-            ])) as [number, number];
-            const ms = Math.max(a, b) - acceptedAt;
-            cell.both.push(ms);
-            console.log(`${ce} customer → ${je} jeweller, ring ${ring} ms: ${fmt(ms, 0)} ms`);
-            if (TRACE) {
-              for (const [who, s, at] of [
-                ['customer', c, b],
-                ['jeweller', j, a],
-              ] as const) {
-                const marks = await s.run<[string, number][]>(MARKS);
-                const line = [...marks, ['both-playing', at] as [string, number]]
-                  .sort((x, y) => x[1] - y[1])
-                  .map(([n, t]) => `${n}@${t - acceptedAt}`)
-                  .join(' ');
-                console.log(`  ${who}: ${line}`);
-              }
-            }
-          } catch (err) {
-            cell.failures++;
-            console.error(`${ce} → ${je} run ${i + 1} failed:`, (err as Error).message.split('\n')[0]);
-          } finally {
-            await c
-              .run(
-                `fetch('/_api/calls/history').then((r) => r.json()).then(async (h) => { for (const x of (Array.isArray(h) ? h : h.calls ?? [])) if (['pending','ringing','active'].includes(x.status)) await fetch('/_api/call/end', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ callId: x.callId }) }); })`,
+        const cells = builds.map((b) => ({
+          build: b.label,
+          url: b.url,
+          customer: ce,
+          jeweller: je,
+          ring,
+          both: [] as number[],
+          driver: [] as number[],
+          failures: 0,
+        }));
+        results.push(...cells);
+        for (let i = 0; i < RUNS; i++)
+          for (const cell of cells) {
+            const j = await side(je, 'jeweller', cell.url);
+            const c = await side(ce, 'customer', cell.url);
+            try {
+              await j.goto('/login');
+              if (
+                (await post(j, '/_api/auth/login_with_password', { email: SELLER, password: PASSWORD })) !==
+                200
               )
-              .catch(() => undefined);
-            await c.close();
-            await j.close();
+                throw new Error('seller login');
+              await j.goto('/seller/history');
+              await j.click('Tap to enable call ringing').catch(() => undefined);
+              await c.goto('/login');
+              const email = `bench-${Date.now()}-${i}@example.test`;
+              const reg = { email, password: 'Secret#2026', displayName: `Bench ${i}` };
+              if ((await post(c, '/_api/auth/register_with_password', reg)) !== 201)
+                throw new Error('register');
+              await c.goto('/lakshmi-jewellers');
+              await c.click('Video Call');
+              await until(j, `!!document.querySelector('[role="alertdialog"]')`, 10_000);
+              if (ring) await new Promise((r) => setTimeout(r, ring));
+              const driverAt = Date.now();
+              await j.click('Accept', '[role="alertdialog"]');
+              // From the tap as it reached the jeweller's page: the driver's own work before it (finding the
+              // button, waiting for it to be still, 0.1–0.9 s on a busy machine) is not a person's wait.
+              const acceptedAt = (await until(j, 'window.__tapAt', 5_000)) as number;
+              cell.driver.push(acceptedAt - driverAt);
+              const [a, b] = (await Promise.all([
+                until(j, 'window.__bothAt', 20_000),
+                until(c, 'window.__bothAt', 20_000),
+              ])) as [number, number];
+              const ms = Math.max(a, b) - acceptedAt;
+              cell.both.push(ms);
+              console.log(
+                `${ce} customer → ${je} jeweller, ring ${ring} ms, ${cell.build} build: ${fmt(ms, 0)} ms`,
+              );
+              if (TRACE) {
+                for (const [who, s, at] of [
+                  ['customer', c, b],
+                  ['jeweller', j, a],
+                ] as const) {
+                  const marks = await s.run<[string, number][]>(MARKS);
+                  const line = [...marks, ['both-playing', at] as [string, number]]
+                    .sort((x, y) => x[1] - y[1])
+                    .map(([n, t]) => `${n}@${t - acceptedAt}`)
+                    .join(' ');
+                  console.log(`  ${who}: ${line}`);
+                }
+              }
+            } catch (err) {
+              cell.failures++;
+              console.error(`${ce} → ${je} run ${i + 1} failed:`, (err as Error).message.split('\n')[0]);
+            } finally {
+              await c
+                .run(
+                  `fetch('/_api/calls/history').then((r) => r.json()).then(async (h) => { for (const x of (Array.isArray(h) ? h : h.calls ?? [])) if (['pending','ringing','active'].includes(x.status)) await fetch('/_api/call/end', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ callId: x.callId }) }); })`,
+                )
+                .catch(() => undefined);
+              await c.close();
+              await j.close();
+            }
           }
-        }
       }
     }
   } finally {
     await cr.close();
-    await ffFor.customer.close();
-    await ffFor.jeweller.close();
+    await ffFor.customer?.close();
+    await ffFor.jeweller?.close();
     await server.stop();
+    await before?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (beforeData) fs.rmSync(beforeData, { recursive: true, force: true });
   }
 
   const rows = results.map((r) => {
     const s = stats(r.both);
     const met = s.n && s.median <= TARGET_MS ? 'yes' : 'no';
-    return `| ${r.customer} | ${r.jeweller} | ${r.ring ? `after ${r.ring / 1000} s` : 'at once'} | ${s.n} (${r.failures} failed) | ${fmt(s.median, 0)} | ${fmt(s.min, 0)} | ${fmt(s.max, 0)} | ${met} |`;
+    const d = stats(r.driver);
+    const build = before ? ` ${r.build} |` : '';
+    return `|${build} ${r.customer} | ${r.jeweller} | ${r.ring ? `after ${r.ring / 1000} s` : 'at once'} | ${s.n} (${r.failures} failed) | ${fmt(s.median, 0)} | ${fmt(s.min, 0)} | ${fmt(s.max, 0)} | ${met} | ${fmt(d.median, 0)} |`;
   });
   const md = `## call-engines
 
-Command: \`npm run build && npm run bench:call-engines\` (RUNS=${RUNS} per row). Accept tap → both sides show both videos
+Command: \`npm run build && npm run bench:call-engines\` (RUNS=${RUNS} per row). The Accept tap (the time stamp of its
+pointer event in the jeweller's page) → both sides show both videos
 playing (the other person's and their own: \`videoWidth > 0\`, \`currentTime > 0\`, not paused), the later of the two
 sides, as a person sees the call begin. Customer and jeweller in Debian's Chromium (CDP) or Firefox ESR (WebDriver
 BiDi), fake cameras and microphones, the production server on a fresh embedded PGlite database, p2p over loopback.
@@ -213,14 +268,16 @@ ${os
   .map((x) => x.toFixed(1))
   .join(' ')} after (1/5/15 min): on a machine shared with other work the figures are upper bounds.
 
-| customer | jeweller | picks up | runs | median ms | min | max | median ≤ ${TARGET_MS} ms |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+|${before ? ' build |' : ''} customer | jeweller | picks up | runs | median ms | min | max | median ≤ ${TARGET_MS} ms | driver ms |
+|${before ? ' --- |' : ''} --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 While it rings the caller captures its camera, fetches its relay credentials, makes its peer connection and its
 offer (candidates gathered); the jeweller's browser captures its camera and makes its answering peer connection.
 After the accept: the caller hears of it on the event stream, the offer goes out, the jeweller answers, ICE and
-DTLS, the first frames.
+DTLS, the first frames. "driver ms" is the median time the test driver took from its click call until the tap
+reached the page (finding the button, waiting for it to hold still): not part of the figure, as it is not part of
+a person's wait.
 `;
   if (FULL) writeSection('call-engines', md);
   console.log(md);

@@ -34,12 +34,20 @@ import {
   type CallSnapshot,
   type EndedCall,
 } from '../../../lib/call-store';
-import { prepareLocalMedia, releaseLocalMedia } from '../../video/lib/local-media';
+import {
+  assignPlacedMedia,
+  prepareLocalMedia,
+  prepareLocalMediaForPlacing,
+  releaseLocalMedia,
+  releasePlacedMedia,
+} from '../../video/lib/local-media';
 import {
   answerAccepted,
   answerForAccept,
   prepareAnswerPeer,
+  prepareCallerAhead,
   releaseAnswerPeer,
+  releaseCallerPeer,
 } from '../../video/providers/p2p';
 import { markCall } from '../../video/lib/marks';
 import { rememberIceServers, videoQueries } from '../../video/api';
@@ -134,6 +142,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       if (!call) return;
       releaseLocalMedia(call.callId);
       releaseAnswerPeer(call.callId);
+      releaseCallerPeer(call.callId);
       // What the person sees next: the call's summary, or why it did not happen (a ringing call that the
       // caller cancels needs neither).
       const answered = call.status === 'active' || outcome === 'connection_lost';
@@ -230,6 +239,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         : callsApi.initiate(sellerId, productId),
     onSuccess: (res, { sellerId, sellerName }) => {
       if ('iceServers' in res) rememberIceServers(res.callId, res.iceServers);
+      // The offer is made now, with the capture started at the tap, while the jeweller's phone starts ringing.
+      prepareCallerAhead(res.callId, assignPlacedMedia(res.callId));
       const call: ActiveCall = {
         callId: res.callId,
         status: 'pending',
@@ -243,6 +254,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       toast.success(t('calls.toast.initiated'));
     },
     onError: (err, { sellerId, sellerName, productId }) => {
+      releasePlacedMedia();
       // A shop on another call: say so with what to do next, not only a toast.
       if (err instanceof ApiError && err.code === CALL_ERROR_CODES.sellerBusy) {
         setEnded({
@@ -279,6 +291,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       if (inFlight.current) return;
       inFlight.current = true;
       setEnded(null);
+      // Camera and microphone from the tap, while the request that places the call is in flight.
+      prepareLocalMediaForPlacing();
       mutateInitiate(
         { sellerId, sellerName, productId, appointmentId },
         { onSettled: () => (inFlight.current = false) },
@@ -296,6 +310,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
           ? api.call(API_ROUTES.appointmentStart, { appointmentId: target.appointmentId })
           : api.call(API_ROUTES.callbackCallMissed, { callId: target.missedCallId }),
     onSuccess: (res, { customerName }) => {
+      prepareCallerAhead(res.callId, prepareLocalMedia(res.callId));
       const call: ActiveCall = {
         callId: res.callId,
         status: 'pending',

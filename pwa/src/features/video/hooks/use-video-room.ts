@@ -16,6 +16,7 @@ import {
   closePreparedPeer,
   connectP2p,
   prepareCallerPeer,
+  takeCallerPeer,
   takeAnswerPeer,
   watchPreparedRemote,
   SIGNAL_POLL_RINGING_MS,
@@ -154,10 +155,10 @@ export function useVideoRoom({
     // Its remote media shows the moment it arrives, before the video token (p2p).
     let mounted = true;
     const showRemote = (stream: MediaStream) => mounted && setRemoteStream(stream);
-    if (!isCaller) {
-      preparedPeer.current = takeAnswerPeer(callId);
-      void preparedPeer.current?.then((pc) => watchPreparedRemote(pc, showRemote));
-    }
+    // The caller's, made when the server answered the initiation (call-provider), is taken here too: the
+    // jeweller may have picked up before this screen mounted, and an offer already sent must be the one used.
+    preparedPeer.current = isCaller ? takeCallerPeer(callId) : takeAnswerPeer(callId);
+    void preparedPeer.current?.then((pc) => watchPreparedRemote(pc, showRemote));
     return () => {
       mounted = false;
       void preparedPeer.current?.then(closePreparedPeer);

@@ -3,6 +3,7 @@ import { VIDEO_CONNECTION_MESSAGES } from '../../../../../api/contract/video';
 import { ApiError } from '../../../lib/api-client';
 import { fetchIceServers, signallingApi } from '../api';
 import { applyCallCodecs } from '../lib/codecs';
+import { HeldForCall } from '../lib/held-for-call';
 import { markCall } from '../lib/marks';
 import { isStreamOpen, onStreamEvent } from '../../../lib/event-stream';
 import {
@@ -347,18 +348,51 @@ export async function prepareCallerPeer(
 }
 
 /**
+ * The caller's prepared peer, started the moment the server answers the initiation (the capture began at the
+ * tap, the answer carried the ICE servers), before the call's screen has mounted; the video room takes it.
+ * One is held at a time.
+ */
+const heldOffer = new HeldForCall<RTCPeerConnection | null>(closePreparedPeer);
+
+export function prepareCallerAhead(callId: number, media: Promise<MediaStream>): void {
+  if (heldOffer.peek(callId)) return;
+  heldOffer.release();
+  const servers = fetchIceServers(callId).then(
+    (res) => res.iceServers as RTCIceServer[],
+    () => [] as RTCIceServer[],
+  );
+  heldOffer.hold(
+    callId,
+    Promise.all([media, servers]).then(
+      ([stream, iceServers]) => prepareCallerPeer(stream, iceServers, callId),
+      () => null,
+    ),
+  );
+}
+
+/** Hands the caller's peer prepared for the call to its video room (null when none was). */
+export function takeCallerPeer(callId: number): Promise<RTCPeerConnection | null> | null {
+  return heldOffer.take(callId);
+}
+
+/** Closes a caller's prepared peer that no video room took (the call ended first); only the given call's if set. */
+export function releaseCallerPeer(callId?: number): void {
+  heldOffer.release(callId);
+}
+
+/**
  * The answering side's peer connection, made while the call rings with the camera and microphone captured for
  * it (lib/local-media.ts) and its own ring-time ICE servers, its relay allocated ahead (a candidate pool). It
  * reads the offer the caller sent while it rang and sets it; nothing goes out before the accept, which takes
  * the answer with it (`answerForAccept`). At the accept only the answer's way to the caller and the checks
  * remain. One is held at a time; a call that stops ringing without an answer closes it (releaseAnswerPeer).
  */
-let heldAnswer: { callId: number; promise: Promise<RTCPeerConnection | null> } | null = null;
+const heldAnswer = new HeldForCall<RTCPeerConnection | null>(closePreparedPeer);
 /** The latest call's prepared peer, also once the call's video room took it (for the accept's answer). */
 let answering: { callId: number; promise: Promise<RTCPeerConnection | null> } | null = null;
 
 export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): void {
-  if (heldAnswer?.callId === callId) return;
+  if (heldAnswer.peek(callId)) return;
   releaseAnswerPeer();
   const servers = fetchIceServers(callId).then(
     (res) => res.iceServers as RTCIceServer[],
@@ -382,7 +416,7 @@ export function prepareAnswerPeer(callId: number, media: Promise<MediaStream>): 
     },
     () => null,
   );
-  heldAnswer = entry;
+  heldAnswer.hold(callId, entry.promise);
   answering = entry;
 }
 
@@ -436,19 +470,13 @@ export function answerAccepted(callId: number): void {
 
 /** Hands the prepared answering peer for the call to the connection (null when none was prepared). */
 export function takeAnswerPeer(callId: number): Promise<RTCPeerConnection | null> | null {
-  if (heldAnswer?.callId !== callId) return null;
-  const { promise } = heldAnswer;
-  heldAnswer = null;
-  return promise;
+  return heldAnswer.take(callId);
 }
 
 /** Closes a prepared answering peer nobody took (declined, missed, cancelled); only the given call's if set. */
 export function releaseAnswerPeer(callId?: number): void {
   if (callId === undefined || answering?.callId === callId) answering = null;
-  if (!heldAnswer || (callId !== undefined && heldAnswer.callId !== callId)) return;
-  const { promise } = heldAnswer;
-  heldAnswer = null;
-  void promise.then((peer) => closePreparedPeer(peer));
+  heldAnswer.release(callId);
 }
 
 /** A peer made ahead that never had a description: adopted as it is by either side. */
