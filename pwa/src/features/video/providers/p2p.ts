@@ -251,8 +251,15 @@ function watchRinging(peer: RTCPeerConnection, r: Ringing, isCaller: boolean, po
     else r.outbox.push(e.candidate.toJSON());
   };
   const ctl = new AbortController();
+  // The one it rings first reads what the caller sent before it listened; until that read is in, the stream's
+  // signals wait, so that they are taken in order. Taken before it, a candidate the stream brought would move
+  // the cursor past the offer the read then returns, and the offer would be dropped (seen when the caller's
+  // offer went out before the jeweller's page had its stream open).
+  let early: CallSignal[] | null = poll ? [] : null;
   const off = onStreamEvent('signal', (e) => {
-    if (e.callId === r.callId) take(e);
+    if (e.callId !== r.callId) return;
+    if (early) early.push(e);
+    else take(e);
   });
   r.stop = () => {
     off();
@@ -260,13 +267,16 @@ function watchRinging(peer: RTCPeerConnection, r: Ringing, isCaller: boolean, po
     r.onRemote = null;
   };
   if (!poll) return;
-  // The one it rings reads what the caller sent before it listened, and keeps reading while no stream is open.
+  // It keeps reading while no stream is open (and until the first read succeeds).
   void (async () => {
-    for (let first = true; !ctl.signal.aborted; first = false) {
-      if (first || !isStreamOpen()) {
+    while (!ctl.signal.aborted) {
+      if (early || !isStreamOpen()) {
         try {
           const res = await signallingApi.list(r.callId, r.cursor, ctl.signal);
           res.signals.forEach(take);
+          const waiting = early ?? [];
+          early = null;
+          waiting.forEach(take);
           if (res.status !== 'pending' && res.status !== 'ringing') return;
         } catch {
           /* asked again on the next round */
