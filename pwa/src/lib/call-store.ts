@@ -111,7 +111,8 @@ const EMPTY: CallSnapshot = {
 
 let snapshot: CallSnapshot = EMPTY;
 let actions: CallActions | null = null;
-let queuedCall: { sellerId: number; sellerName?: string; productId?: number } | null = null;
+let queuedCall: { sellerId: number; sellerName?: string; productId?: number; appointmentId?: number } | null =
+  null;
 const listeners = new Set<() => void>();
 
 function emit() {
@@ -132,7 +133,7 @@ export function registerCallActions(next: CallActions | null): void {
   if (next && queuedCall) {
     const q = queuedCall;
     queuedCall = null;
-    next.startCall(q.sellerId, q.sellerName, q.productId);
+    next.startCall(q.sellerId, q.sellerName, q.productId, q.appointmentId);
   }
   if (!next) {
     snapshot = EMPTY;
@@ -162,7 +163,7 @@ export function requestCall(
   appointmentId?: number,
 ): void {
   if (actions) actions.startCall(sellerId, sellerName, productId, appointmentId);
-  else queuedCall = { sellerId, sellerName, productId };
+  else queuedCall = { sellerId, sellerName, productId, appointmentId };
 }
 
 /** The provider's actions; throws where no provider is mounted. */
