@@ -4,6 +4,7 @@ import ta from '../../../../locales/ta.json';
 import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/mobile';
 import type { AppDeps } from '../../http/context';
 import { firstReceipt } from '../../http/webhook-receipts';
+import { keywordOf } from './keywords';
 import { SmsError, type OutgoingMessage } from './provider';
 
 /**
@@ -481,11 +482,9 @@ export async function noticeSettingsOf(
   };
 }
 
-const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
-const START_WORDS = new Set(['START', 'UNSTOP', 'YES']);
-
 /**
- * An inbound message: "STOP" (and its synonyms) withdraws the sender's consent; "START" grants it again.
+ * An inbound message: "STOP" (and its synonyms in English, Hindi and Tamil: ./keywords.ts) withdraws the
+ * sender's consent; "START" (and its synonyms) grants it again.
  * `messageKey` is what Twilio's signature covers and names the message by (its MessageSid): a keyword message
  * is acted on once, its receipt stored in the transaction of its consent, so a signed START or STOP captured
  * and sent again later changes nothing ('duplicate'). The receipt is stored even when the message changes
@@ -504,9 +503,10 @@ export async function handleInboundMessage(
     channel: 'sms' | 'whatsapp',
   ) => Promise<void>,
 ): Promise<'handled' | 'duplicate' | 'ignored'> {
-  const word = body.trim().toUpperCase();
-  const granted = START_WORDS.has(word) ? true : STOP_WORDS.has(word) ? false : undefined;
-  if (granted === undefined) return 'ignored';
+  // STOP and START in English, Hindi and Tamil, normalised (./keywords.ts).
+  const keyword = keywordOf(body);
+  if (!keyword) return 'ignored';
+  const granted = keyword === 'start';
   // A reply by WhatsApp comes from "whatsapp:+91…".
   const channel = from.startsWith('whatsapp:') ? 'whatsapp' : 'sms';
   const mobile = from.replace(/^whatsapp:/, '');
