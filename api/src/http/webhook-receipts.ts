@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
 /** Who signed a webhook: Twilio (an inbound message) or Razorpay (a payment event). */
-export type WebhookSource = 'twilio' | 'razorpay';
+export const WEBHOOK_SOURCES = ['twilio', 'razorpay'] as const;
+export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
 
 /**
  * Records that a signed webhook is being acted on, in the caller's transaction (the one that writes its
