@@ -19,6 +19,7 @@ import { APPOINTMENT_STATUSES } from '../../api/contract/appointments';
 import { JOB_KINDS, JOB_STATES } from '../../api/src/features/schedule/jobs';
 import { CODE_CHANNELS } from '../../api/contract/mobile';
 import { NOTICE_KINDS } from '../../api/src/features/notices/service';
+import { WEBHOOK_SOURCES } from '../../api/src/http/webhook-receipts';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 /**
@@ -85,6 +86,8 @@ const LISTS: Record<string, readonly string[]> = {
   'mobile_codes.state': ['pending', 'approved', 'used', 'failed'],
   'notices.kind': NOTICE_KINDS,
   'notices.state': ['pending', 'sending', 'sent', 'skipped', 'failed'],
+  // Signed webhooks acted on (issue #46 item 10).
+  'webhook_receipts.source': WEBHOOK_SOURCES,
 };
 
 /** The allowed values of every `column = ANY (ARRAY[…])` CHECK constraint of the current schema. */

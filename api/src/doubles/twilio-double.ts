@@ -68,6 +68,13 @@ export interface DoubleMessage {
   createdAt: number;
 }
 
+/** An inbound message as the double delivered it to the app's webhook. */
+export interface DoubleInbound {
+  url: string;
+  params: Record<string, string>;
+  signature: string;
+}
+
 export interface TwilioDouble {
   readonly url: string;
   readonly accountSid: string;
@@ -85,6 +92,10 @@ export interface TwilioDouble {
   setInboundUrl(url: string): void;
   /** A person's reply, delivered to the app's webhook signed as Twilio signs; answers the app's status. */
   receive(from: string, body: string): Promise<number>;
+  /** Every inbound message delivered, with its URL, form and signature, in order. */
+  readonly inbound: DoubleInbound[];
+  /** Sends a recorded inbound message again exactly as signed (a captured request replayed); its status. */
+  redeliver(message: DoubleInbound): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -120,6 +131,20 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
   const failing = new Set<string>();
   const now = opts.now ?? Date.now;
   let inboundUrl: string | undefined;
+  const inbound: DoubleInbound[] = [];
+
+  async function deliverInbound(message: DoubleInbound): Promise<number> {
+    const res = await fetch(message.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Twilio-Signature': message.signature,
+      },
+      body: new URLSearchParams(message.params).toString(),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -375,17 +400,16 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
         To: '+15005550006',
         Body: body,
       };
-      const res = await fetch(inboundUrl, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'X-Twilio-Signature': twilioSignature(opts.authToken, inboundUrl, params),
-        },
-        body: new URLSearchParams(params).toString(),
-      });
-      await res.arrayBuffer();
-      return res.status;
+      const message = {
+        url: inboundUrl,
+        params,
+        signature: twilioSignature(opts.authToken, inboundUrl, params),
+      };
+      inbound.push(message);
+      return deliverInbound(message);
     },
+    inbound,
+    redeliver: deliverInbound,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

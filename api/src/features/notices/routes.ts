@@ -3,12 +3,16 @@ import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint, rawEndpoint } from '../../http/endpoint';
 import { badRequest, forbidden } from '../../http/errors';
+import { sha256Key } from '../../http/webhook-receipts';
 import { recordConsent } from '../accounts/mobile';
 import { handleInboundMessage, noticeSettingsOf } from './service';
 
 const MAX_WEBHOOK_BYTES = 16_384;
 
-/** The notice settings of the profile, and Twilio's webhook for a message received ("STOP"). */
+/**
+ * The notice settings of the profile, and Twilio's webhook for a message received ("STOP"), acted on once per
+ * MessageSid (a replay is answered 200 with nothing done).
+ */
 export const noticesFeature: Feature = (router) => {
   endpoint(router, R.noticeSettings, {
     handle: (deps, user) => noticeSettingsOf(deps, user.id),
@@ -53,8 +57,19 @@ export const noticesFeature: Feature = (router) => {
     if (!sms.validWebhook(ctx.get('X-Twilio-Signature'), url, params)) {
       throw forbidden('Invalid signature.', 'invalid_signature');
     }
+    // Twilio names every message by its MessageSid, a signed parameter: a replayed message has the same one.
+    // (Without it, which Twilio never does, the signed parameters themselves stand in.)
+    const messageKey =
+      params.MessageSid ||
+      sha256Key(
+        Object.keys(params)
+          .sort()
+          .map((k) => `${k}=${params[k]}`)
+          .join('&'),
+      );
     await handleInboundMessage(
       ctx.deps,
+      messageKey,
       params.From ?? '',
       params.Body ?? '',
       (trx, userId, granted, locale, channel) =>

@@ -3,6 +3,8 @@ import en from '../../../../locales/en.json';
 import ta from '../../../../locales/ta.json';
 import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/mobile';
 import type { AppDeps } from '../../http/context';
+import { firstReceipt } from '../../http/webhook-receipts';
+import { keywordOf } from './keywords';
 import { SmsError, type OutgoingMessage } from './provider';
 
 /**
@@ -480,12 +482,17 @@ export async function noticeSettingsOf(
   };
 }
 
-const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
-const START_WORDS = new Set(['START', 'UNSTOP', 'YES']);
-
-/** An inbound message: "STOP" (and its synonyms) withdraws the sender's consent; "START" grants it again. */
+/**
+ * An inbound message: "STOP" (and its synonyms in English, Hindi and Tamil: ./keywords.ts) withdraws the
+ * sender's consent; "START" (and its synonyms) grants it again.
+ * `messageKey` is what Twilio's signature covers and names the message by (its MessageSid): a keyword message
+ * is acted on once, its receipt stored in the transaction of its consent, so a signed START or STOP captured
+ * and sent again later changes nothing ('duplicate'). The receipt is stored even when the message changes
+ * nothing at the time (a START while notices are on), so it cannot be replayed after a later STOP either.
+ */
 export async function handleInboundMessage(
   deps: Pick<AppDeps, 'db' | 'clock'>,
+  messageKey: string,
   from: string,
   body: string,
   record: (
@@ -495,22 +502,25 @@ export async function handleInboundMessage(
     locale: 'en' | 'ta',
     channel: 'sms' | 'whatsapp',
   ) => Promise<void>,
-): Promise<void> {
-  const word = body.trim().toUpperCase();
-  const granted = START_WORDS.has(word) ? true : STOP_WORDS.has(word) ? false : undefined;
-  if (granted === undefined) return;
+): Promise<'handled' | 'duplicate' | 'ignored'> {
+  // STOP and START in English, Hindi and Tamil, normalised (./keywords.ts).
+  const keyword = keywordOf(body);
+  if (!keyword) return 'ignored';
+  const granted = keyword === 'start';
   // A reply by WhatsApp comes from "whatsapp:+91…".
   const channel = from.startsWith('whatsapp:') ? 'whatsapp' : 'sms';
   const mobile = from.replace(/^whatsapp:/, '');
-  const user = (await deps
-    .db('users')
-    .where({ mobile })
-    .first('id', 'notices', 'notice_locale', 'notice_channel')) as
-    | { id: number; notices: boolean; notice_locale: 'en' | 'ta'; notice_channel: 'sms' | 'whatsapp' }
-    | undefined;
-  if (!user || user.notices === granted) return;
-  // START by WhatsApp asks for notices there; STOP ends them whichever channel it came by.
-  await deps.db.transaction((trx) =>
-    record(trx, user.id, granted, user.notice_locale, granted ? channel : user.notice_channel),
-  );
+  return deps.db.transaction(async (trx) => {
+    if (!(await firstReceipt(trx, 'twilio', messageKey))) return 'duplicate' as const;
+    const user = (await trx('users')
+      .where({ mobile })
+      .forUpdate()
+      .first('id', 'notices', 'notice_locale', 'notice_channel')) as
+      | { id: number; notices: boolean; notice_locale: 'en' | 'ta'; notice_channel: 'sms' | 'whatsapp' }
+      | undefined;
+    if (!user || user.notices === granted) return 'ignored' as const;
+    // START by WhatsApp asks for notices there; STOP ends them whichever channel it came by.
+    await record(trx, user.id, granted, user.notice_locale, granted ? channel : user.notice_channel);
+    return 'handled' as const;
+  });
 }

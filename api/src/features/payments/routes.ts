@@ -34,12 +34,8 @@ export const paymentsFeature: Feature = (router, { deps, background }) => {
 
   rawEndpoint(router, R.razorpayWebhook, async (ctx) => {
     const raw = (ctx.request as unknown as { rawBody?: string }).rawBody ?? '';
-    const status = await handleWebhook(
-      ctx.deps,
-      raw,
-      ctx.get('X-Razorpay-Signature'),
-      ctx.get('X-Razorpay-Event-Id'),
-    );
+    // X-Razorpay-Event-Id is not signed: the signed body itself identifies the event (handleWebhook).
+    const status = await handleWebhook(ctx.deps, raw, ctx.get('X-Razorpay-Signature'));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status };
   });

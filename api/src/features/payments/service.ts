@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { queueOrderNotices } from '../notices/service';
 import type { Knex } from 'knex';
 import { ONLINE_PAYMENT_METHODS, type PaymentMethod } from '../../../contract/constants';
@@ -13,6 +12,7 @@ import {
 import type { AppDeps } from '../../http/context';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import { metrics } from '../../http/metrics';
+import { firstReceipt, sha256Key } from '../../http/webhook-receipts';
 import type { OrderViewer } from '../orders/presenter';
 import { loadOrders } from '../orders/service';
 import { GatewayError, type GatewayPayment, type PaymentGateway } from './gateway';
@@ -417,15 +417,17 @@ interface WebhookBody {
 
 /**
  * A webhook, checked against X-Razorpay-Signature (HMAC-SHA256 of the raw body with the webhook secret) before
- * anything is read from it. Each event id is handled once, in the same transaction as its effect, so a replay
- * has no effect; and each effect is guarded on the state it moves from, so events late or out of order (a
- * failure after a capture, order.paid before payment.captured) change nothing they should not.
+ * anything is read from it. Each signed body is handled once (its SHA-256 stored in webhook_receipts in the
+ * same transaction as its effect), so a replay has no effect; the X-Razorpay-Event-Id header is not signed and
+ * is not used, or a captured event replayed with a new id would be handled again. The body holds the event's
+ * entity ids and its created_at, so two genuine events never share one. Each effect is also guarded on the
+ * state it moves from, so events late or out of order (a failure after a capture, order.paid before
+ * payment.captured) change nothing they should not.
  */
 export async function handleWebhook(
   deps: AppDeps,
   rawBody: string,
   signature: string,
-  eventId: string,
 ): Promise<'handled' | 'duplicate' | 'ignored'> {
   const gateway = deps.payments;
   if (!gateway || !signature || !isValidWebhookSignature(gateway.webhookSecret, rawBody, signature)) {
@@ -438,19 +440,11 @@ export async function handleWebhook(
     throw badRequest('The webhook body is not JSON.', 'bad_webhook');
   }
   const event = body.event ?? '';
-  // Razorpay sends the event id in X-Razorpay-Event-Id; without it the signed body itself identifies the event.
-  const id = eventId || `sha256:${crypto.createHash('sha256').update(rawBody).digest('hex')}`;
   let refundsDue = false;
   let captured: CaptureOutcome | undefined;
   let failedNew = false;
   const result = await deps.db.transaction(async (trx) => {
-    const fresh = (
-      (await trx.raw(
-        `insert into payment_events (event_id, event) values (?, ?) on conflict do nothing returning event_id`,
-        [id.slice(0, 200), event.slice(0, 100)],
-      )) as { rows: unknown[] }
-    ).rows.length;
-    if (!fresh) return 'duplicate' as const;
+    if (!(await firstReceipt(trx, 'razorpay', sha256Key(rawBody)))) return 'duplicate' as const;
     const payment = body.payload?.payment?.entity;
     const refund = body.payload?.refund?.entity;
     if ((event === 'payment.captured' || event === 'order.paid') && payment?.status === 'captured') {
