@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProduct, buildSeller, buildUser, markSellerAppOpen } from '../factories';
+import { inCi } from '../support/ci';
 import {
   call,
   checkoutBody,
@@ -42,7 +43,7 @@ const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/hapro
 );
 if (!HAPROXY) {
   const notice = 'HAProxy is not installed: the rolling-restart test cannot run (apt-get install haproxy).';
-  if (process.env.CI === 'true') throw new Error(notice);
+  if (inCi()) throw new Error(notice);
   console.warn(`\n${'!'.repeat(100)}\n!!! SKIPPED: ${notice}\n${'!'.repeat(100)}\n`);
 }
 
