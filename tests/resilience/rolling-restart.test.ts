@@ -505,7 +505,7 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
         }
       })();
       // Straight to the stopping process, past HAProxy (whose retries and redispatch would hide a refused
-      // connection): a real request every 50 ms until the balancer takes it out of the pool, each of which
+      // connection): a real request every 100 ms until the balancer takes it out of the pool, each of which
       // must be answered 200, and its readiness, which must fail at once and keep answering until it stops.
       const direct: { at: number; status: number; failure?: string }[] = [];
       let notReadyAt = 0;
@@ -526,9 +526,11 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
       }, 100);
       const readiness = (async () => {
         while (!closedAt) {
+          const at = Date.now();
           const h = await call(old.url, 'GET', '/healthz', { timeoutMs: 30_000 });
-          if (h.status === 503) notReadyAt ||= Date.now();
-          else if (h.status !== 200) closedAt ||= Date.now();
+          // When the check that saw it was sent: what a balancer's check sent then would see.
+          if (h.status === 503) notReadyAt ||= at;
+          else if (h.status !== 200) closedAt ||= at;
           await sleep(50);
         }
       })();
