@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inCi } from '../support/ci';
 import { buildLab, labUnavailable, ORIGIN, type Lab } from './support/lab';
 import {
   clickButton,
@@ -17,7 +18,7 @@ import { paced } from '../support/pace';
  */
 const unavailable = labUnavailable();
 // CI installs everything the lab needs (.ci/run): there a missing piece is a failure, not a skip.
-if (unavailable && process.env.CI === 'true')
+if (unavailable && inCi())
   throw new Error(`The network lab cannot run in CI: ${unavailable}`);
 if (unavailable) {
   // Loud on purpose: these tests prove the relay; a machine that cannot run them must say so.
