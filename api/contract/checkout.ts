@@ -36,6 +36,8 @@ export const CHECKOUT_MESSAGES = {
     'You already have {n} orders awaiting payment or the shop’s confirmation. Please pay for one, or wait until one is confirmed, before placing another.',
   tooManyUnits:
     'You can have at most {n} of "{name}" in orders not yet paid or confirmed. Please lower the quantity, or pay for your earlier order first.',
+  tooManyShopUnits:
+    'You can have at most {n} pieces from {shop} in orders not yet paid or confirmed. Please remove some from your cart, or pay for your earlier order first.',
   lapsedUnpaid:
     'Several of your recent orders were cancelled because they were not paid in time. Please try again in {minutes} minutes.',
   checkoutConflict:

@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   UNPAID_ORDERS_MAX_PER_CUSTOMER: z.coerce.number().int().min(1).max(1_000_000).default(3),
   UNPAID_ORDER_HOLD_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1440),
   UNPAID_UNITS_MAX_PER_PRODUCT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  UNPAID_UNITS_MAX_PER_SHOP: z.coerce.number().int().min(1).max(1_000_000).default(5),
   UNPAID_LAPSES_FREE: z.coerce.number().int().min(1).max(1000).default(2),
   UNPAID_LAPSE_WAIT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(HOLD_HOURS_DEFAULT),
@@ -123,6 +124,11 @@ export interface Config {
     holdMs: number;
     /** Units of one product (with counted stock) a customer may have in open unpaid orders. */
     maxUnitsPerProduct: number;
+    /**
+     * Units of one shop's products (with counted stock) a customer may have in open unpaid orders, all products
+     * together: pieces of one unit each are most of a catalogue, so a cap per product alone freezes nothing.
+     */
+    maxUnitsPerShop: number;
     /** Lapses (online orders cancelled unpaid at their deadline) in 24 h before checkouts wait… */
     freeLapses: number;
     /** …this long after the latest, doubled for each further lapse (at most a day). */
@@ -422,6 +428,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxPerCustomer: e.UNPAID_ORDERS_MAX_PER_CUSTOMER,
       holdMs: e.UNPAID_ORDER_HOLD_MINUTES * 60_000,
       maxUnitsPerProduct: e.UNPAID_UNITS_MAX_PER_PRODUCT,
+      maxUnitsPerShop: e.UNPAID_UNITS_MAX_PER_SHOP,
       freeLapses: e.UNPAID_LAPSES_FREE,
       lapseWaitMs: e.UNPAID_LAPSE_WAIT_MINUTES * 60_000,
     },

@@ -18,8 +18,12 @@ let asShop: ApiClient;
 let customers: { user: BuiltUser; client: ApiClient }[] = [];
 beforeAll(async () => {
   const db = await createTestDatabase('pg', { poolMax: 20, connectionTimeoutMs: 20_000 });
-  // The same customers check out round after round: the unpaid-order cap is another test's subject.
-  api = await startTestApi({ db, env: { UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000' } });
+  // The same customers check out round after round at one shop: the caps on unpaid orders and on a shop's units
+  // in them are other tests' subjects.
+  api = await startTestApi({
+    db,
+    env: { UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000', UNPAID_UNITS_MAX_PER_SHOP: '100000' },
+  });
   shop = await buildSeller(api.db.knex);
   asShop = await signIn(api, shop);
   customers = [];

@@ -203,6 +203,47 @@ describe('try-on images', () => {
     expect(await tryOnMedia()).toBe(before);
   });
 
+  it('moving a piece to a category that cannot be tried on clears its try-on image', async () => {
+    const made = await create(
+      asShop,
+      earrings({
+        name: 'Stud turned ring',
+        tryOnImage: {
+          image: dataUri('image/png', await piece('png', { width: 100, height: 100 })),
+          anchorX: 0.5,
+          anchorY: 0.5,
+        },
+      }),
+    );
+    expect(made.status).toBe(201);
+    const id = made.body.productId;
+    expect(made.body.product.tryOnImage).not.toBeNull();
+
+    const moved = await update(asShop, { id, category: 'rings' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.product.tryOnImage).toBeNull();
+    const row = await api.db
+      .knex('products')
+      .where({ id })
+      .first('tryon_image_url', 'tryon_width', 'tryon_height', 'tryon_anchor_x', 'tryon_anchor_y');
+    expect(row).toEqual({
+      tryon_image_url: null,
+      tryon_width: null,
+      tryon_height: null,
+      tryon_anchor_x: null,
+      tryon_anchor_y: null,
+    });
+    const shown = await api.client().get<{ product: Product }>(`/_api/products/get?id=${id}`);
+    expect(shown.body.product.tryOnImage).toBeNull();
+
+    // Moved back to earrings, it has none until the shop sets one again.
+    const back = await update(asShop, { id, category: 'earrings' });
+    expect(back.status).toBe(200);
+    expect(back.body.product.tryOnImage).toBeNull();
+    const again = await api.client().get<{ product: Product }>(`/_api/products/get?id=${id}`);
+    expect(again.body.product.tryOnImage).toBeNull();
+  });
+
   it('an edit that fails after the image was stored leaves nothing behind', async () => {
     const ring = await create(asShop, earrings({ category: 'rings', name: 'Plain band' }));
     expect(ring.status).toBe(201);

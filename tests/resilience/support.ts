@@ -152,6 +152,7 @@ export async function startServer(
       // A few customers stand in for many, each checking out again and again: lift the unpaid-order cap.
       UNPAID_ORDERS_MAX_PER_CUSTOMER: '100000',
       UNPAID_UNITS_MAX_PER_PRODUCT: '100000',
+      UNPAID_UNITS_MAX_PER_SHOP: '100000',
       // No balancer in front unless a test puts one there: stopping need not wait for one to notice.
       SHUTDOWN_DRAIN_MS: '0',
       ...env,

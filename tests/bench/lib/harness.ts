@@ -190,6 +190,7 @@ export async function startServer(
         SEARCH_LIMIT_PER_IP_PER_MINUTE: '1000000000',
         UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000',
         UNPAID_UNITS_MAX_PER_PRODUCT: '1000000',
+        UNPAID_UNITS_MAX_PER_SHOP: '1000000',
         ...env,
       },
       // BENCH_SERVER_STDOUT=1 shows the server's JSON log lines (the stack behind a 500 during a run).

@@ -63,6 +63,8 @@ const insufficientStockError = (productId: number, name: string, available: numb
  * - `existing`: the key's row, when this customer used the key before (then nothing else runs).
  * - `unpaid`: the customer's open unpaid orders (awaiting their shop, not paid); at UNPAID_ORDERS_MAX_PER_CUSTOMER
  *   nothing is placed, so unpaid orders cannot freeze a shop's stock (they are also released after a while).
+ * - `unpaid_units`, `unpaid_shop_units`, `shop_units`, `over_shop`: the units (of counted stock) in those orders,
+ *   per product and per shop; a line or a shop past UNPAID_UNITS_MAX_PER_PRODUCT / _PER_SHOP places nothing.
  * - `cart`, `locked`: the cart lines are locked, then their products in product id order (so two checkouts
  *   sharing products cannot deadlock). Locking the cart lines serialises two tabs checking out the same cart:
  *   the second waits, then finds the lines gone (deleted by the first) and sees an empty cart. Locked rows are
@@ -100,6 +102,14 @@ const CHECKOUT_CTES = `customer as (
         where o.status in ('pending', 'confirmed') and o.payment_status in ('pending', 'failed', 'cash_due')
           and (o.status = 'pending' or o.payment_status <> 'cash_due')
         group by oi.product_id
+     ), unpaid_shop_units as (
+       -- Per shop, all its products together: only pieces with counted stock (made-to-order ones freeze nothing).
+       select o.seller_id, sum(oi.quantity)::int as units
+         from orders o join customer c on c.id = o.customer_id join order_items oi on oi.order_id = o.id
+         join products p on p.id = oi.product_id
+        where o.status in ('pending', 'confirmed') and o.payment_status in ('pending', 'failed', 'cash_due')
+          and (o.status = 'pending' or o.payment_status <> 'cash_due') and p.stock_quantity is not null
+        group by o.seller_id
      ), lapses as (
        select count(*)::int as n, max(o.lapsed_at) as last from orders o join customer c on c.id = o.customer_id
         where o.lapsed_at > ?::timestamptz - interval '24 hours'
@@ -133,6 +143,16 @@ const CHECKOUT_CTES = `customer as (
        select l.seller_id, min(l.shop_name) as shop_name, bool_and(l.cod) as cod,
               (sum(l.price * c.quantity) * 100)::bigint as total_paise
          from lines c join locked l on l.id = c.product_id group by l.seller_id
+     ), shop_units as (
+       -- The units a shop would have in this customer's unpaid orders after this checkout.
+       select l.seller_id, min(l.shop_name) as shop_name,
+              coalesce(sum(c.quantity - c.use) filter (where l.stock_quantity is not null), 0)::int
+                + coalesce(min(u.units), 0) as units
+         from lines c join locked l on l.id = c.product_id
+         left join unpaid_shop_units u on u.seller_id = l.seller_id
+        group by l.seller_id
+     ), over_shop as (
+       select s.seller_id, coalesce(s.shop_name, 'this shop') as shop_name, s.units from shop_units s where s.units > ? order by s.seller_id limit 1
      ), rules as (
        select coalesce(bool_and(?::text <> 'cash_on_delivery' or st.cod), true) as cod_offered,
               coalesce(bool_and(?::text <> 'cash_on_delivery' or st.total_paise < ?), true) as cash_ok,
@@ -144,6 +164,7 @@ const CHECKOUT_CTES = `customer as (
               and bool_and(l.buyable and (l.stock_quantity is null or l.stock_quantity >= c.quantity - c.use))
               and bool_and(l.stock_quantity is null or c.quantity - c.use + coalesce(u.units, 0) <= ?)
               and (select cod_offered and cash_ok and pan_ok from rules)
+              and not exists (select 1 from over_shop)
               and (select n from unpaid) < ?
               and (select lp.n <= ? or lp.last + make_interval(secs => least(86400, ? * power(2, lp.n - ? - 1))) <= ?
                      from lapses lp) as ok
@@ -218,6 +239,7 @@ const CHECKOUT_CTES = `customer as (
 const CHECKOUT_SELECT = `select x.*,
             (select array_agg(o.id order by o.seller_id) from o) as order_ids,
             (select n from unpaid) as unpaid_open,
+            (select shop_name from over_shop) as over_shop_name,
             (select n from lapses) as lapses, (select last from lapses) as last_lapse,
             (select cod_offered from rules) as cod_offered, (select cash_ok from rules) as cash_ok,
             (select pan_ok from rules) as pan_ok, (select no_cod_shop from rules) as no_cod_shop,
@@ -265,6 +287,8 @@ interface CheckoutRow {
   last_lapse: Date | string | null;
   /** Units of the line's product in the customer's open unpaid orders. */
   unpaid_units: number | null;
+  /** The first shop (by seller id) whose units in unpaid orders this checkout would take past the cap. */
+  over_shop_name: string | null;
   cod_offered: boolean | null;
   cash_ok: boolean | null;
   pan_ok: boolean | null;
@@ -359,7 +383,7 @@ export async function checkoutWithSession(
   const { db } = deps;
   const hash = checkoutRequestHash(input);
   const maxUnpaid = deps.config.unpaidOrders.maxPerCustomer;
-  const { maxUnitsPerProduct, freeLapses, lapseWaitMs } = deps.config.unpaidOrders;
+  const { maxUnitsPerProduct, maxUnitsPerShop, freeLapses, lapseWaitMs } = deps.config.unpaidOrders;
   // Online payment needs a gateway (production without keys has none: cash on delivery only).
   if (isOnlinePayment(input.paymentMethod) && !deps.payments) {
     throw badRequest(PAYMENT_MESSAGES.onlineUnavailable, 'online_payment_unavailable', [
@@ -384,6 +408,7 @@ export async function checkoutWithSession(
           STALE_CLAIM_SECONDS,
           idempotencyKey,
           now,
+          maxUnitsPerShop,
           input.paymentMethod,
           input.paymentMethod,
           LARGE_ORDER_PAISE,
@@ -491,6 +516,13 @@ export async function checkoutWithSession(
               { path: `product.${line.product_id}`, message: text },
             ]);
           }
+        }
+        // No more than UNPAID_UNITS_MAX_PER_SHOP units of one shop in unpaid orders, all its products together.
+        if (lines.length > 0 && rows[0].over_shop_name !== null) {
+          const text = CHECKOUT_MESSAGES.tooManyShopUnits
+            .replace('{n}', String(maxUnitsPerShop))
+            .replace('{shop}', rows[0].over_shop_name);
+          throw new AppError(409, 'too_many_unpaid_shop_units', text);
         }
         // Payment rules (docs/product-rules.md "Payments"): cash on delivery offered, under the cash limit; PAN.
         const first0 = rows[0];

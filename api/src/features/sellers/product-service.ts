@@ -387,9 +387,17 @@ export async function updateProduct(
           ...(tryOn ?? {}),
           updated_at: now,
         })
-        .returning(['id', 'category', 'certificate_url', 'certificate_lab', 'certificate_number'])) as {
+        .returning([
+          'id',
+          'category',
+          'tryon_image_url',
+          'certificate_url',
+          'certificate_lab',
+          'certificate_number',
+        ])) as {
         id: number;
         category: string;
+        tryon_image_url: string | null;
         certificate_url: string | null;
         certificate_lab: string | null;
         certificate_number: string | null;
@@ -398,6 +406,8 @@ export async function updateProduct(
       // A try-on image is set only on a piece that can be tried on (the category may change in the same edit).
       if (tryOn?.tryon_image_url && !canTryOn(row.category))
         throw tryOnRefused(TRY_ON_MESSAGES.categoryCannot, 'tryon_category');
+      // Moved to a category that cannot be tried on: the try-on image it kept goes, as if removed.
+      if (row.tryon_image_url && !canTryOn(row.category)) await ownedProduct(trx, user, id).update(NO_TRY_ON);
       // A file belongs to a certificate: the stored product keeps the two together.
       if (row.certificate_url && !(row.certificate_lab && row.certificate_number))
         throw badRequest(PRICING_MESSAGES.certificateFileWithoutNumber, 'validation_failed', [
