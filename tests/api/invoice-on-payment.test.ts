@@ -89,8 +89,14 @@ describe('the tax invoice is issued when it is due', () => {
     expect(inv.payment).toEqual({ method: 'upi', status: 'paid', paidAt, reference });
     // The seller sees the same invoice, and the PDF prints the payment.
     expect((await invoiceOf(asShop, order.id)).body.invoice.payment).toEqual(inv.payment);
-    const pdf = await client.get(`/_api/order/invoice.pdf?orderId=${order.id}`);
+    const pdf = await fetch(`${api.url}/_api/order/invoice.pdf?orderId=${order.id}`, {
+      headers: { Cookie: client.cookieHeader() },
+    });
     expect(pdf.status).toBe(200);
+    const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain(inv.invoice.number);
+    expect(text).toContain(`Paid by UPI on ${istWording(paidAt!)}.`);
+    expect(text).toContain(`Payment reference: ${reference}.`);
   });
 
   it('an online order released unpaid never takes a number (nor a credit note), so the series has no gap', async () => {
@@ -150,3 +156,27 @@ describe('the tax invoice is issued when it is due', () => {
     expect((await invoiceOf(client, order.id)).body.code).toBe('invoice_not_found');
   });
 });
+
+/** An instant as the invoice words it in India's time: "20 Nov 2026, 12:00 pm IST" (written out here). */
+function istWording(iso: string): string {
+  const t = new Date(Date.parse(iso) + 5.5 * 3_600_000);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const h = t.getUTCHours();
+  const minutes = String(t.getUTCMinutes()).padStart(2, '0');
+  return `${t.getUTCDate()} ${months[t.getUTCMonth()]} ${t.getUTCFullYear()}, ${h % 12 || 12}:${minutes} ${h < 12 ? 'am' : 'pm'} IST`;
+}
+
+/** The text of a PDF, page by page (pdfjs-dist, the PDF.js reader). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: bytes, useSystemFonts: false }).promise;
+  const out: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    let line = '';
+    for (const item of content.items) if ('str' in item) line += item.str + (item.hasEOL ? '\n' : '');
+    out.push(line);
+  }
+  await doc.destroy();
+  return out.join('\n');
+}

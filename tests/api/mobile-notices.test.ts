@@ -262,6 +262,53 @@ describe('notices off the app', () => {
     expect(skipped).toEqual(['daily_cap']);
   });
 
+  it('the daily cap starts again when the person’s day rolls over', async () => {
+    const buyer = await optedIn();
+    const queue = async (i: number) =>
+      queueNotice(
+        db.knex,
+        {
+          userId: buyer.user.id,
+          kind: 'order_paid',
+          subject: `order:rollover${i}`,
+          params: { order: i, shop: 'X' },
+        },
+        a.clock.now(),
+      );
+    for (let i = 0; i < 4; i++) await queue(i);
+    await pollBoth();
+    expect(await messagesTo(buyer.mobile)).toHaveLength(3);
+    // Still the same day a few hours on: the cap holds.
+    a.clock.advance(3 * HOUR);
+    b.clock.advance(3 * HOUR);
+    await queue(4);
+    await pollBoth();
+    expect(await messagesTo(buyer.mobile)).toHaveLength(3);
+    // Noon the next day in India (the buyer's time zone): a new day, and notices reach them again.
+    const tomorrow = untilIstHour(12, a.clock.now().getTime());
+    expect(tomorrow).toBeLessThan(24 * HOUR);
+    a.clock.advance(tomorrow);
+    b.clock.advance(tomorrow);
+    await queue(5);
+    await pollBoth();
+    const got = (await messagesTo(buyer.mobile)).map((m) => m.body);
+    expect(got).toHaveLength(4);
+    expect(got.filter((body) => body.includes('#5'))).toHaveLength(1);
+    const states = await db
+      .knex('notices')
+      .where({ user_id: buyer.user.id })
+      .orderBy('id')
+      .select('subject', 'state', 'skipped_reason');
+    expect(states.map((x: { state: string }) => x.state)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+      'skipped',
+      'skipped',
+      'sent',
+    ]);
+  });
+
   it('between 21:00 and 09:00 only call notices go out; the others wait until 09:00', async () => {
     const buyer = await optedIn();
     const late = untilIstHour(22, a.clock.now().getTime());

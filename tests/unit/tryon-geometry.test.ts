@@ -11,6 +11,7 @@ import {
   tryOnKind,
   type Landmark,
 } from '../../pwa/src/features/tryon/geometry';
+import sample from '../../pwa/src/features/tryon/sample-face.json';
 
 /**
  * Landmark fixtures: the face-mesh points the geometry reads, placed on a head of FACE_WIDTH_MM (a simple
@@ -181,5 +182,157 @@ describe('try-on geometry', () => {
     expect(centre[0]).toBeCloseTo(nose!.x, 6);
     expect(centre[1]).toBeCloseTo(nose!.y, 6);
     expect(Math.atan2(c[1]![1] - c[0]![1], c[1]![0] - c[0]![0])).toBeCloseTo((20 * Math.PI) / 180, 2);
+  });
+});
+
+/*
+ * Placement on recorded landmarks, within 3 mm. The input is the sample face the product form's preview uses
+ * (pwa/src/features/tryon/sample-face.json: what MediaPipe's face mesh found on a real photograph, recorded by
+ * scripts/record-sample-face.ts), a 384×480 frame. The expected points are measured by hand from that file's
+ * raw coordinates at the named face-mesh indices, following docs/product-rules.md §16, without the module's
+ * helpers or its LM table:
+ *
+ *   234 right cheekbone edge (119.31, 128.11, z 61.21) px   454 left cheekbone edge (220.11, 117.41, z 24.88)
+ *   132 right jaw below the ear (126.18, 150.24, z 64.20)    361 left jaw (220.45, 143.04, z 30.57)
+ *    10 forehead top (135.55, 74.40)    152 chin (162.51, 208.22)    1 nose tip (138.97, 156.96)
+ *   294 left nostril wing (161.24, 152.98)
+ *
+ * Scale: 234 ↔ 454 is 107.68 px in 3D (z in x's pixels) for a 140 mm face: 0.7691 px/mm, so 3 mm is 2.31 px.
+ * Yaw: asin((24.88 − 61.21) / 107.68) = −19.7° (the person's right cheek turned away), cos 0.941.
+ * Ear lobe: a third (0.35) of the way from the cheekbone edge to the jaw, then 4 mm (4 × 0.7691 × 0.941 =
+ * 2.90 px) outward in the picture: right (119.31 + 0.35 × 6.87 − 2.90, 128.11 + 0.35 × 22.13) = (118.82, 135.86),
+ * left (220.11 + 0.35 × 0.34 + 2.90, 117.41 + 0.35 × 25.63) = (223.13, 126.38).
+ * Neck: forehead → chin is (26.96, 133.82), 136.51 px long; the necklace's top 0.45 of it below the chin along
+ * that line: (162.51 + 0.45 × 26.96, 208.22 + 0.45 × 133.82) = (174.64, 268.44); the pendant's bale 0.95:
+ * (188.12, 335.36). Nose pin: on 294, (161.24, 152.98).
+ *
+ * Each bound is 3 mm at this scale, so a lobe moved toward the jaw, an earring 40 mm out, a necklace dropped by
+ * whole face heights or any piece moved by 5 mm fails here. Recording the sample face again changes these
+ * figures: measure them again from the new file.
+ */
+const SAMPLE_W = sample.width;
+const SAMPLE_H = sample.height;
+function recorded(): Landmark[] {
+  const out: Landmark[] = [];
+  for (let i = 0; i < sample.landmarks.length; i += 3) {
+    out.push({ x: sample.landmarks[i]!, y: sample.landmarks[i + 1]!, z: sample.landmarks[i + 2]! });
+  }
+  return out;
+}
+/** MediaPipe face-mesh indices, named here on their own (not the module's table). */
+const MESH = {
+  forehead: 10,
+  chin: 152,
+  noseTip: 1,
+  leftNostrilWing: 294,
+  rightCheekbone: 234,
+  leftCheekbone: 454,
+  rightJawBelowEar: 132,
+  leftJawBelowEar: 361,
+};
+const TOLERANCE_MM = 3;
+
+describe('try-on placement on the recorded sample face, within 3 mm of hand-measured points', () => {
+  const lm = recorded();
+  const pt = (i: number, w = SAMPLE_W, h = SAMPLE_H, set = lm) => ({
+    x: set[i]!.x * w,
+    y: set[i]!.y * h,
+    z: set[i]!.z * w,
+  });
+  // The scale from the raw landmarks: the 3D cheekbone-to-cheekbone distance over the 140 mm it stands for.
+  const pxPerMmOf = (set: Landmark[], w: number, h: number) => {
+    const r = pt(MESH.rightCheekbone, w, h, set);
+    const l = pt(MESH.leftCheekbone, w, h, set);
+    return Math.hypot(l.x - r.x, l.y - r.y, l.z - r.z) / 140;
+  };
+  const offMm = (got: { x: number; y: number }, want: { x: number; y: number }, pxPerMm: number) =>
+    Math.hypot(got.x - want.x, got.y - want.y) / pxPerMm;
+  const place = (
+    kind: 'earrings' | 'nose_pin' | 'necklace' | 'pendant',
+    set = lm,
+    w = SAMPLE_W,
+    h = SAMPLE_H,
+  ) => placePiece(set, w, h, { kind, widthMm: null, heightMm: null });
+
+  it('measures the scale the hand measure used (0.769 px/mm: 3 mm is 2.3 px)', () => {
+    expect(pxPerMmOf(lm, SAMPLE_W, SAMPLE_H)).toBeCloseTo(0.7691, 3);
+    expect(facePose(lm, SAMPLE_W, SAMPLE_H).pxPerMm).toBeCloseTo(0.7691, 3);
+  });
+
+  it('hangs each earring at its hand-measured lobe: (118.8, 135.9) and (223.1, 126.4) px', () => {
+    const s = pxPerMmOf(lm, SAMPLE_W, SAMPLE_H);
+    const [right, left] = place('earrings');
+    expect(right!.part).toBe('right-ear');
+    expect(offMm(right!, { x: 118.82, y: 135.86 }, s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    expect(offMm(left!, { x: 223.13, y: 126.38 }, s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    // Anatomy, from the contour itself: each lobe is below the cheekbone edge, above the jaw point under the
+    // ear, and outside the face's edge there (the contour points 234, 93, 132 on the right; 454, 323, 361 left).
+    expect(right!.y).toBeGreaterThan(pt(234).y);
+    expect(right!.y).toBeLessThan(pt(132).y);
+    expect(right!.x).toBeLessThan(Math.min(pt(234).x, pt(93).x, pt(132).x));
+    expect(left!.y).toBeGreaterThan(pt(454).y);
+    expect(left!.y).toBeLessThan(pt(361).y);
+    expect(left!.x).toBeGreaterThan(Math.max(pt(454).x, pt(323).x, pt(361).x));
+  });
+
+  it('sits the nose pin on the nostril wing and hangs the necklace and pendant at their hand-measured points', () => {
+    const s = pxPerMmOf(lm, SAMPLE_W, SAMPLE_H);
+    const [pin] = place('nose_pin');
+    const [neck] = place('necklace');
+    const [pendant] = place('pendant');
+    expect(offMm(pin!, { x: 161.24, y: 152.98 }, s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    expect(offMm(neck!, { x: 174.64, y: 268.44 }, s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    expect(offMm(pendant!, { x: 188.12, y: 335.36 }, s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    // All on the recorded picture (a necklace dropped by face heights would leave the 480 px frame).
+    for (const p of [neck!, pendant!]) expect(p.y).toBeLessThan(SAMPLE_H);
+  });
+
+  it('keeps every piece within 3 mm when the same face is nearer, moved and rolled in a 640×480 frame', () => {
+    // The recorded face turned 15° in the picture, 1.6× larger, moved: every point (z too) in pixels, then
+    // normalised to the new frame. The expected points are measured on the moved landmarks the same way as above.
+    const W2 = 640;
+    const H2 = 480;
+    const roll = (15 * Math.PI) / 180;
+    const k = 1.6;
+    const moved = lm.map((p) => {
+      const x = p.x * SAMPLE_W - 170;
+      const y = p.y * SAMPLE_H - 200;
+      return {
+        x: (320 + k * (x * Math.cos(roll) - y * Math.sin(roll))) / W2,
+        y: (250 + k * (x * Math.sin(roll) + y * Math.cos(roll))) / H2,
+        z: (k * p.z * SAMPLE_W) / W2,
+      };
+    });
+    const at = (i: number) => pt(i, W2, H2, moved);
+    const s = pxPerMmOf(moved, W2, H2);
+    expect(s).toBeCloseTo(0.7691 * k, 3);
+    const cheekR = at(MESH.rightCheekbone);
+    const cheekL = at(MESH.leftCheekbone);
+    const yaw = Math.asin((cheekL.z - cheekR.z) / (s * 140));
+    const lobe = (cheek: number, jaw: number) => {
+      const c = at(cheek);
+      const j = at(jaw);
+      const outward = c.x < at(MESH.noseTip).x ? -1 : 1;
+      return { x: c.x + 0.35 * (j.x - c.x) + outward * 4 * s * Math.cos(yaw), y: c.y + 0.35 * (j.y - c.y) };
+    };
+    const f = at(MESH.forehead);
+    const c = at(MESH.chin);
+    const below = (faceHeights: number) => ({
+      x: c.x + faceHeights * (c.x - f.x),
+      y: c.y + faceHeights * (c.y - f.y),
+    });
+
+    const [right, left] = place('earrings', moved, W2, H2);
+    expect(offMm(right!, lobe(MESH.rightCheekbone, MESH.rightJawBelowEar), s)).toBeLessThanOrEqual(
+      TOLERANCE_MM,
+    );
+    expect(offMm(left!, lobe(MESH.leftCheekbone, MESH.leftJawBelowEar), s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    expect(right!.rotation).toBe(0);
+    const [pin] = place('nose_pin', moved, W2, H2);
+    expect(offMm(pin!, at(MESH.leftNostrilWing), s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    const [neck] = place('necklace', moved, W2, H2);
+    const [pendant] = place('pendant', moved, W2, H2);
+    expect(offMm(neck!, below(0.45), s)).toBeLessThanOrEqual(TOLERANCE_MM);
+    expect(offMm(pendant!, below(0.95), s)).toBeLessThanOrEqual(TOLERANCE_MM);
   });
 });

@@ -50,6 +50,8 @@ export interface DoubleVerification {
   status: 'pending' | 'approved' | 'canceled' | 'max_attempts_reached' | 'expired';
   checks: number;
   createdAt: number;
+  /** Every time the code was sent (a new code, then each resend while it is pending), as Verify lists them. */
+  sendAttempts: { time: number; channel: string }[];
 }
 
 export interface DoubleMessage {
@@ -182,7 +184,10 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
     lookup: {},
     amount: null,
     payee: null,
-    send_code_attempts: [{ time: new Date(v.createdAt).toISOString(), channel: v.channel }],
+    send_code_attempts: v.sendAttempts.map((x) => ({
+      time: new Date(x.time).toISOString(),
+      channel: x.channel,
+    })),
     date_created: new Date(v.createdAt).toISOString(),
     date_updated: new Date(now()).toISOString(),
     sna: null,
@@ -302,9 +307,11 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
               status: 'pending',
               checks: 0,
               createdAt: now(),
+              sendAttempts: [],
             };
             verifications.push(v);
           }
+          v.sendAttempts.push({ time: now(), channel });
           opts.onCode?.(to, v.code, channel);
           return send(res, 201, verificationJson(v));
         }
