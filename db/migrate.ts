@@ -24,6 +24,7 @@ import * as m0022 from './migrations/0022_mobile_sign_in';
 import * as m0023 from './migrations/0023_tryon_images';
 import * as m0024 from './migrations/0024_notice_channels';
 import * as m0026 from './migrations/0026_invoice_on_payment';
+import * as m0027 from './migrations/0027_account_proofs';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0023_tryon_images': m0023,
   '0024_notice_channels': m0024,
   '0026_invoice_on_payment': m0026,
+  '0027_account_proofs': m0027,
 };
 
 const source: Knex.MigrationSource<string> = {
