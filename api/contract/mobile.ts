@@ -180,6 +180,11 @@ export interface NoticeSettings {
   /** The channels notices can go by on this server (WhatsApp needs a WhatsApp sender). */
   channels: CodeChannel[];
   mobile: string | null;
+  /**
+   * Whether the account has a password. A change that adds a way in (mobile, e-mail, password) needs it; an
+   * account without one (made by mobile sign-in) proves itself with a code to its number (issue #46).
+   */
+  hasPassword: boolean;
   /** The consent wording shown beside the switch, in each language (stored word for word with a consent). */
   wording: { en: string; ta: string };
 }

@@ -3,6 +3,7 @@ import en from '../../../../locales/en.json';
 import ta from '../../../../locales/ta.json';
 import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/mobile';
 import type { AppDeps } from '../../http/context';
+import { NO_PASSWORD } from '../accounts/codes';
 import { SmsError, type OutgoingMessage } from './provider';
 
 /**
@@ -510,7 +511,8 @@ export async function noticeSettingsOf(
   const row = (await deps
     .db('users')
     .where({ id: userId })
-    .first('notices', 'notice_locale', 'notice_channel', 'mobile')) as {
+    .first('notices', 'notice_locale', 'notice_channel', 'mobile', 'password_hash')) as {
+    password_hash: string;
     notices: boolean;
     notice_locale: 'en' | 'ta';
     notice_channel: 'sms' | 'whatsapp';
@@ -522,6 +524,7 @@ export async function noticeSettingsOf(
     channel: row.notice_channel,
     channels: deps.sms?.noticeChannels() ?? [],
     mobile: row.mobile,
+    hasPassword: row.password_hash !== NO_PASSWORD,
     wording: { ...NOTICE_CONSENT_WORDING },
   };
 }
