@@ -25,6 +25,7 @@ import * as m0023 from './migrations/0023_tryon_images';
 import * as m0024 from './migrations/0024_notice_channels';
 import * as m0026 from './migrations/0026_invoice_on_payment';
 import * as m0027 from './migrations/0027_webhook_receipts';
+import * as m0028 from './migrations/0028_account_proofs';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0024_notice_channels': m0024,
   '0026_invoice_on_payment': m0026,
   '0027_webhook_receipts': m0027,
+  '0028_account_proofs': m0028,
 };
 
 const source: Knex.MigrationSource<string> = {

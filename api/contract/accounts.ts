@@ -51,6 +51,10 @@ export const ACCOUNT_MESSAGES = {
   loginSlowDown: 'Too many failed attempts. Please wait {seconds} second(s) and try again.',
   emailChangeNeedsPassword: 'Enter your current password to change your email.',
   emailUnavailable: 'This email cannot be used for your account.',
+  emailReserved: 'This email address is reserved by Nagai and cannot be used. Please use your own email.',
+  proofNeedsPassword: 'Enter your current password to make this change.',
+  proofNeedsCode: 'Enter the code we sent to your mobile number to make this change.',
+  proofCodeInvalid: 'Enter the 6-digit code sent to your mobile number.',
   nameHiddenCharacters: HIDDEN_CHARACTERS_MESSAGE,
 } as const;
 export type AccountMessageId = keyof typeof ACCOUNT_MESSAGES;
@@ -59,6 +63,32 @@ const M = ACCOUNT_MESSAGES;
 const visible = (v: string) => !hasHiddenCharacters(v);
 /** Our own media (an image stored by Nagai, served at /media/<key>): nothing else is fetched by other people's browsers. */
 export const isOwnMediaPath = (v: string) => /^\/media\/[A-Za-z0-9._-]{1,200}$/.test(v);
+/**
+ * The domain of the stand-in addresses of mobile-only accounts (`91XXXXXXXXXX@mobile.nagai.invalid`): nobody
+ * may register or change to one (or a subdomain of it), in any letter case.
+ */
+export const RESERVED_EMAIL_DOMAIN = 'mobile.nagai.invalid';
+export const isReservedEmail = (email: string) => {
+  const domain = email.trim().toLowerCase().split('@').pop() ?? '';
+  return domain === RESERVED_EMAIL_DOMAIN || domain.endsWith(`.${RESERVED_EMAIL_DOMAIN}`);
+};
+
+/**
+ * The proof a change that gives a new way into the account needs (the mobile, the e-mail, the password): the
+ * current password, or, for a mobile-only account (no password), a code sent to its current number
+ * (POST /_api/user/reauth/code). The server decides which one the account needs.
+ */
+export const ProofFields = {
+  currentPassword: z.string({ error: M.proofNeedsPassword }).max(200, M.passwordMax).optional(),
+  currentCode: z
+    .string({ error: M.proofCodeInvalid })
+    .trim()
+    .regex(/^[0-9]{6}$/, M.proofCodeInvalid)
+    .optional(),
+};
+export type ProofInput = { currentPassword?: string; currentCode?: string };
+const PROOF_KEYS = new Set(['currentPassword', 'currentCode']);
+
 const strict = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, {
     error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : undefined),
@@ -128,12 +158,12 @@ export const ProfileUpdateSchema = strict({
     .preprocess(emptyToNull, z.string({ error: M.addressMax }).trim().max(500, M.addressMax).nullable())
     .optional(),
   // Needed to change the email (a stolen session must not move the account to another address).
-  currentPassword: z.string({ error: M.emailChangeNeedsPassword }).max(200, M.passwordMax).optional(),
+  ...ProofFields,
 })
-  .refine((v) => Object.entries(v).some(([k, x]) => k !== 'currentPassword' && x !== undefined), {
+  .refine((v) => Object.entries(v).some(([k, x]) => !PROOF_KEYS.has(k) && x !== undefined), {
     error: M.atLeastOneField,
   })
-  .refine((v) => v.email === undefined || !!v.currentPassword, {
+  .refine((v) => v.email === undefined || !!v.currentPassword || !!v.currentCode, {
     error: M.emailChangeNeedsPassword,
     path: ['currentPassword'],
   });
@@ -148,14 +178,24 @@ export const NewPasswordSchema = z
   .regex(/[0-9]/, M.newPasswordNumber)
   .regex(/[^A-Za-z0-9]/, M.newPasswordSpecial);
 
+/**
+ * Changes the password, or sets the first one of a mobile-only account: the current password, or (an account
+ * without one) a code sent to its mobile (ProofFields).
+ */
 export const PasswordChangeSchema = strict({
-  currentPassword: z.string({ error: M.currentPasswordRequired }).min(1, M.currentPasswordRequired),
+  currentPassword: z.string({ error: M.currentPasswordRequired }).max(200, M.passwordMax).optional(),
+  currentCode: ProofFields.currentCode,
   newPassword: NewPasswordSchema,
   confirmNewPassword: z.string({ error: M.newPasswordsMismatch }),
-}).refine((v) => v.newPassword === v.confirmNewPassword, {
-  error: M.newPasswordsMismatch,
-  path: ['confirmNewPassword'],
-});
+})
+  .refine((v) => !!v.currentPassword || !!v.currentCode, {
+    error: M.currentPasswordRequired,
+    path: ['currentPassword'],
+  })
+  .refine((v) => v.newPassword === v.confirmNewPassword, {
+    error: M.newPasswordsMismatch,
+    path: ['confirmNewPassword'],
+  });
 export type PasswordChangeInput = z.infer<typeof PasswordChangeSchema>;
 
 /** The user as the API returns it (session, login, registration, profile update). */

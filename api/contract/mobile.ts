@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from './constants';
-import { NewPasswordSchema, type User } from './accounts';
+import { NewPasswordSchema, ProofFields, type User } from './accounts';
 
 /**
  * Signing in with an Indian mobile number and a one-time code, a password reset by code, and the notices sent
@@ -80,6 +80,17 @@ export const MobileCodeRequestSchema = z.strictObject({
   channel: z.enum(CODE_CHANNELS).default('sms'),
 });
 export type MobileCodeRequest = z.infer<typeof MobileCodeRequestSchema>;
+
+/**
+ * POST /_api/user/mobile/code: a code to a number the signed-in account adds or changes to. A new way into the
+ * account, so it needs the proof of ProofFields (the current password, or a code to the current number).
+ */
+export const ProfileMobileCodeSchema = MobileCodeRequestSchema.extend(ProofFields);
+export type ProfileMobileCodeRequest = z.infer<typeof ProfileMobileCodeSchema>;
+
+/** POST /_api/user/reauth/code: a code to the signed-in account's own verified number (its proof). */
+export const ReauthCodeRequestSchema = z.strictObject({ channel: z.enum(CODE_CHANNELS).default('sms') });
+export type ReauthCodeRequest = z.infer<typeof ReauthCodeRequestSchema>;
 
 export const MobileCodeCheckSchema = z.strictObject({ mobile: MobileSchema, code: CodeSchema });
 export type MobileCodeCheck = z.infer<typeof MobileCodeCheckSchema>;
@@ -169,6 +180,11 @@ export interface NoticeSettings {
   /** The channels notices can go by on this server (WhatsApp needs a WhatsApp sender). */
   channels: CodeChannel[];
   mobile: string | null;
+  /**
+   * Whether the account has a password. A change that adds a way in (mobile, e-mail, password) needs it; an
+   * account without one (made by mobile sign-in) proves itself with a code to its number (issue #46).
+   */
+  hasPassword: boolean;
   /** The consent wording shown beside the switch, in each language (stored word for word with a consent). */
   wording: { en: string; ta: string };
 }

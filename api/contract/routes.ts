@@ -9,6 +9,8 @@ import type {
   NoticeSettings,
   NoticeSettingsSchema,
   PasswordResetSchema,
+  ProfileMobileCodeSchema,
+  ReauthCodeRequestSchema,
 } from './mobile';
 import type {
   PasswordChangeSchema,
@@ -316,7 +318,12 @@ export const API_ROUTES = {
     auth: 'public',
     ...NEUTRAL,
   }),
-  profileMobileCode: post<CodeSent, typeof MobileCodeRequestSchema>()('/_api/user/mobile/code', {
+  profileMobileCode: post<CodeSent, typeof ProfileMobileCodeSchema>()('/_api/user/mobile/code', {
+    auth: 'signed-in',
+    ...NEUTRAL,
+  }),
+  // A code to the account's own number: the proof a mobile-only account gives for a change (issue #46).
+  profileReauthCode: post<CodeSent, typeof ReauthCodeRequestSchema>()('/_api/user/reauth/code', {
     auth: 'signed-in',
     ...NEUTRAL,
   }),

@@ -4,6 +4,7 @@ import { MOBILE_MESSAGES as M, type MobileVerifyResult } from '../../api/contrac
 import pino from 'pino';
 import { loadConfig } from '../../api/src/config';
 import type { TwilioDouble } from '../../api/src/doubles/twilio-double';
+import { codeSendsSettled } from '../../api/src/features/accounts/codes';
 import { createSmsProvider } from '../../api/src/features/notices/provider';
 import { buildSeller, buildUser, login } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
@@ -30,8 +31,16 @@ let seq = 0;
 const newNumber = () => `9${String(Date.now() % 1e5).padStart(5, '0')}${String(++seq).padStart(4, '0')}`;
 const e164 = (n: string) => `+91${n}`;
 
-async function askCode(client: ApiClient, mobile: string, path = '/_api/auth/mobile/code') {
-  return client.post(path, { mobile, channel: 'sms' });
+async function askCode(
+  client: ApiClient,
+  mobile: string,
+  path = '/_api/auth/mobile/code',
+  proof: { currentPassword?: string; currentCode?: string } = {},
+) {
+  const res = await client.post(path, { mobile, channel: 'sms', ...proof });
+  // The profile's and the reset's codes go out after the answer.
+  await codeSendsSettled(api.handle.deps);
+  return res;
 }
 
 describe('mobile sign-in', () => {
@@ -167,7 +176,8 @@ describe('mobile sign-in', () => {
     const n = newNumber();
     const client = api.client();
     await login(client, seller);
-    expect((await askCode(client, n, '/_api/user/mobile/code')).status).toBe(200);
+    const proof = { currentPassword: seller.password };
+    expect((await askCode(client, n, '/_api/user/mobile/code', proof)).status).toBe(200);
     const verified = await client.post('/_api/user/mobile/verify', {
       mobile: n,
       code: double.lastCode(e164(n)),
@@ -175,13 +185,17 @@ describe('mobile sign-in', () => {
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ mobile: e164(n), notices: false });
 
-    // Another account cannot take the number.
+    // Another account cannot take the number: refused at the verify step, with the code sent to it.
     const other = api.client();
-    await login(other, await buildUser(api.db.knex));
+    const otherUser = await buildUser(api.db.knex);
+    await login(other, otherUser);
     api.clock.advance(31_000);
-    const taken = await askCode(other, n, '/_api/user/mobile/code');
+    const asked = await askCode(other, n, '/_api/user/mobile/code', { currentPassword: otherUser.password });
+    expect(asked.status).toBe(200);
+    const taken = await other.post('/_api/user/mobile/verify', { mobile: n, code: double.lastCode(e164(n)) });
     expect(taken.status).toBe(400);
-    expect(taken.body.error).toBe(M.mobileUnavailable);
+    expect(taken.body).toMatchObject({ code: 'mobile_unavailable', error: M.mobileUnavailable });
+    api.clock.advance(31_000);
 
     const phone = api.client();
     await askCode(phone, n);
@@ -201,11 +215,13 @@ describe('forgot password', () => {
     const laptop = api.client();
     await login(phone, user);
     await login(laptop, user);
-    await askCode(phone, n, '/_api/user/mobile/code');
+    await askCode(phone, n, '/_api/user/mobile/code', { currentPassword: user.password });
     await phone.post('/_api/user/mobile/verify', { mobile: n, code: double.lastCode(e164(n)) });
+    // Adding the number ended the laptop's session: sign it in again.
+    await login(laptop, user);
 
     const forgetful = api.client();
-    expect((await forgetful.post('/_api/auth/password-reset/code', { mobile: n })).status).toBe(200);
+    expect((await askCode(forgetful, n, '/_api/auth/password-reset/code')).status).toBe(200);
     const code = double.lastCode(e164(n))!;
     const reset = await forgetful.post<UserResponse>('/_api/auth/password-reset', {
       mobile: n,

@@ -78,7 +78,7 @@ const LISTS: Record<string, readonly string[]> = {
   // Mobile sign-in and notices (issue #37): server-internal states; the channels are in the contract.
   'users.notice_locale': ['en', 'ta'],
   'notice_consents.source': ['profile', 'sign_up', 'sms_stop', 'sms_start'],
-  'mobile_codes.purpose': ['sign_in', 'add_mobile', 'reset_password'],
+  'mobile_codes.purpose': ['sign_in', 'add_mobile', 'reset_password', 'reauth'],
   'mobile_codes.channel': CODE_CHANNELS,
   'users.notice_channel': CODE_CHANNELS,
   'notice_consents.channel': CODE_CHANNELS,

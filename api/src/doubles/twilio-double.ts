@@ -88,6 +88,10 @@ export interface TwilioDouble {
   lastCode(to: string): string | undefined;
   /** The next call to a route ('POST verifications', 'POST checks', 'POST messages') answers a 500. */
   failNext(route: 'POST verifications' | 'POST checks' | 'POST messages'): void;
+  /**
+   * A slow provider: code sends (POST verifications) wait, unanswered, until the returned function is called.
+   */
+  holdVerifications(): () => void;
   /** The next message is taken (it counts as sent) but the connection drops before the answer. */
   dropNextMessage(): void;
   /** Where inbound messages go (the app's /webhooks/twilio/sms). */
@@ -131,6 +135,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
   const verifications: DoubleVerification[] = [];
   const messages: DoubleMessage[] = [];
   const failing = new Set<string>();
+  let held: Promise<void> | null = null;
   const now = opts.now ?? Date.now;
   let inboundUrl: string | undefined;
   const inbound: DoubleInbound[] = [];
@@ -291,6 +296,7 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
         const to = form.get('To') ?? '';
         if (!/^\+[1-9][0-9]{6,14}$/.test(to)) return error(res, 400, 60200, 'Invalid parameter `To`');
         if (verify[2] === 'Verifications') {
+          if (held) await held;
           if (failing.delete('POST verifications')) return error(res, 500, 20500, 'Internal Server Error');
           const channel = form.get('Channel') ?? '';
           if (channel !== 'sms' && channel !== 'whatsapp')
@@ -394,6 +400,15 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
     messages,
     lastCode: (to) => [...verifications].reverse().find((v) => v.to === to)?.code,
     failNext: (route) => failing.add(route),
+    holdVerifications: () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      held = gate;
+      return () => {
+        if (held === gate) held = null;
+        release();
+      };
+    },
     dropNextMessage: () => failing.add('drop message'),
     setInboundUrl: (url) => {
       inboundUrl = url;

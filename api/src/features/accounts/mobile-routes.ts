@@ -3,6 +3,8 @@ import {
   MobileCodeRequestSchema,
   MobileSignUpSchema,
   PasswordResetSchema,
+  ProfileMobileCodeSchema,
+  ReauthCodeRequestSchema,
 } from '../../../contract/mobile';
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
@@ -18,6 +20,7 @@ import {
   verifySignIn,
 } from './mobile';
 import { noticeSettingsOf } from '../notices/service';
+import { sendReauthCode } from './proof';
 
 /** Mobile sign-in and sign-up, adding a number in the profile, and the password reset by code (issue #37). */
 export const mobileFeature: Feature = (router) => {
@@ -67,15 +70,22 @@ export const mobileFeature: Feature = (router) => {
   });
 
   endpoint(router, R.profileMobileCode, {
-    input: MobileCodeRequestSchema,
+    input: ProfileMobileCodeSchema,
     handle: (deps, user, input, exchange) => sendAddMobileCode(deps, exchange, user, input),
   });
 
   endpoint(router, R.profileMobileVerify, {
     input: MobileCodeCheckSchema,
-    handle: async (deps, user, input) => {
-      await verifyAddMobile(deps, user, input);
+    handle: async (deps, user, input, exchange) => {
+      await verifyAddMobile(deps, exchange, user, input);
+      // Every other session was revoked (this tab got a new one): their event streams close.
+      await deps.events.userSessionsRevoked(user.id);
       return noticeSettingsOf(deps, user.id);
     },
+  });
+
+  endpoint(router, R.profileReauthCode, {
+    input: ReauthCodeRequestSchema,
+    handle: (deps, user, input, exchange) => sendReauthCode(deps, exchange, user, input),
   });
 };

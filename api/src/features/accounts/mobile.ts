@@ -9,180 +9,43 @@ import {
   type MobileCodeRequest,
   type MobileSignUpInput,
   type PasswordResetInput,
+  type ProfileMobileCodeRequest,
 } from '../../../contract/mobile';
 import type { AppDeps, SessionUser } from '../../http/context';
 import type { Exchange } from '../../http/endpoint';
-import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors';
+import { badRequest, conflict } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
 import { revokeUserSessions, toSessionUser, USER_COLUMNS } from '../../http/session';
+import { queueSecurityNotice } from '../notices/service';
+import {
+  checkCode,
+  HOUR,
+  MINUTE,
+  NO_PASSWORD,
+  providerOf,
+  sendCode,
+  tooMany,
+  userByMobile,
+  type UserRow,
+} from './codes';
 import { hashPassword } from './password';
+import { proveIdentity } from './proof';
 import { withShop, type LoadedUser } from './service';
 
 /**
  * Signing in with a mobile number and a one-time code (issue #37, docs/product-rules.md "Mobile sign-in and
- * notices"). The provider (Twilio Verify, or its double) makes, sends and checks the code; this server keeps
- * its own record of every code sent (mobile_codes) and holds the rules on it with the app's clock: valid
- * MOBILE_RULES.codeValidMinutes, MOBILE_RULES.maxWrongCodes tries (each counted before the provider is asked,
- * so concurrent guesses cannot slip past), a resend only after MOBILE_RULES.resendAfterSeconds, and at most
- * MOBILE_CODES_PER_NUMBER_PER_HOUR codes per number and MOBILE_CODES_PER_IP_PER_HOUR per address.
+ * notices"), adding a number to an account, and the password reset by code. The codes and their rules are in
+ * codes.ts.
  */
-type Purpose = 'sign_in' | 'add_mobile' | 'reset_password';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /** An account made by mobile sign-in has no e-mail: this reserved, undeliverable address stands in. */
 export const mobileOnlyEmail = (mobile: string) => `${mobile.slice(1)}@mobile.nagai.invalid`;
-/** A password hash no password matches (argon2 rejects it as malformed): the account signs in by code. */
-const NO_PASSWORD = '!no-password';
 
 const hashTicket = (t: string) => crypto.createHash('sha256').update(t).digest('base64url');
 
-interface CodeRow {
-  id: string | number;
-  user_id: number | null;
-  state: 'pending' | 'approved' | 'used' | 'failed';
-  wrong_tries: number;
-  created_at: Date;
-  expires_at: Date;
-}
-
-const tooMany = (template: string, retryAfterMs: number) =>
-  tooManyRequests(
-    template.replace('{minutes}', String(Math.max(1, Math.ceil(retryAfterMs / MINUTE)))),
-    retryAfterMs / 1000,
-    'too_many_codes',
-  );
-
-function providerOf(deps: AppDeps) {
-  if (!deps.sms) throw new AppError(503, 'mobile_unavailable', M.unavailable);
-  return deps.sms;
-}
-
-type UserRow = Parameters<typeof toSessionUser>[0];
-
-async function userByMobile(db: Knex, mobile: string): Promise<UserRow | undefined> {
-  return (await db('users')
-    .where({ mobile })
-    .first(...USER_COLUMNS)) as UserRow | undefined;
-}
-
-/**
- * Sends a code for a purpose, after the resend wait and the hourly limits. `send: false` counts and records
- * the request without sending (a reset asked for a number no account has: the answer is the same).
- */
-async function sendCode(
-  deps: AppDeps,
-  client: Exchange,
-  input: MobileCodeRequest,
-  purpose: Purpose,
-  opts: { userId?: number; send?: boolean; locale?: 'en' | 'ta' } = {},
-): Promise<CodeSent> {
-  const sms = providerOf(deps);
-  const { db, clock, config } = deps;
-  const now = clock.now();
-  const last = (await db('mobile_codes')
-    .where({ mobile: input.mobile, purpose })
-    .orderBy('created_at', 'desc')
-    .first('created_at')) as { created_at: Date } | undefined;
-  const waitMs = last
-    ? new Date(last.created_at).getTime() + MOBILE_RULES.resendAfterSeconds * 1000 - now.getTime()
-    : 0;
-  if (waitMs > 0) {
-    throw tooManyRequests(
-      M.resendTooSoon.replace('{seconds}', String(Math.ceil(waitMs / 1000))),
-      Math.ceil(waitMs / 1000),
-      'resend_too_soon',
-    );
-  }
-  const ip = await hitRateLimit(db, `mobile-code:ip:${client.ip}`, config.sms.codesPerIpPerHour, HOUR, now);
-  if (!ip.allowed) throw tooMany(M.tooManyCodesFromNetwork, ip.retryAfterMs);
-  const number = await hitRateLimit(
-    db,
-    `mobile-code:number:${input.mobile}`,
-    config.sms.codesPerNumberPerHour,
-    HOUR,
-    now,
-  );
-  if (!number.allowed) throw tooMany(M.tooManyCodesForNumber, number.retryAfterMs);
-
-  let sid: string | null = null;
-  if (opts.send !== false) {
-    try {
-      sid = await sms.startVerification(input.mobile, input.channel, opts.locale ?? 'en');
-    } catch (err) {
-      deps.logger.warn({ err }, 'sending a sign-in code failed');
-      throw new AppError(502, 'code_not_sent', M.sendFailed);
-    }
-  }
-  await db.transaction(async (trx) => {
-    // The newest code is the one that counts: earlier ones of the number and purpose end.
-    await trx('mobile_codes')
-      .where({ mobile: input.mobile, purpose, state: 'pending' })
-      .update({ state: 'failed' });
-    await trx('mobile_codes').insert({
-      mobile: input.mobile,
-      purpose,
-      user_id: opts.userId ?? null,
-      channel: input.channel,
-      verification_sid: sid,
-      state: opts.send === false ? 'failed' : 'pending',
-      ip: client.ip,
-      created_at: now,
-      expires_at: new Date(now.getTime() + MOBILE_RULES.codeValidMinutes * MINUTE),
-    });
-  });
-  return {
-    sent: true,
-    resendAfterSeconds: MOBILE_RULES.resendAfterSeconds,
-    validMinutes: MOBILE_RULES.codeValidMinutes,
-  };
-}
-
-/**
- * Checks a code against the newest pending code of the number and purpose: counts the try first, then asks
- * the provider. Answers the approved row; throws 400 wrong_code or code_expired.
- */
-async function checkCode(deps: AppDeps, input: MobileCodeCheck, purpose: Purpose): Promise<CodeRow> {
-  const sms = providerOf(deps);
-  const { db, clock } = deps;
-  const now = clock.now();
-  const counted = (
-    (await db.raw(
-      `update mobile_codes set wrong_tries = wrong_tries + 1
-        where id = (select id from mobile_codes where mobile = ? and purpose = ? and state = 'pending'
-                     order by created_at desc limit 1)
-          and expires_at > ? and wrong_tries < ?
-        returning id, user_id, state, wrong_tries, created_at, expires_at`,
-      [input.mobile, purpose, now, MOBILE_RULES.maxWrongCodes],
-    )) as { rows: CodeRow[] }
-  ).rows[0];
-  if (!counted) throw badRequest(M.codeExpired, 'code_expired');
-  let result;
-  try {
-    result = await sms.checkVerification(input.mobile, input.code);
-  } catch (err) {
-    deps.logger.warn({ err }, 'checking a sign-in code failed');
-    // The try is not held against the person when the provider failed.
-    await db('mobile_codes')
-      .where({ id: counted.id })
-      .update({ wrong_tries: db.raw('greatest(wrong_tries - 1, 0)') });
-    throw new AppError(502, 'code_not_checked', M.sendFailed);
-  }
-  if (result === 'approved') {
-    await db('mobile_codes').where({ id: counted.id }).update({ state: 'approved' });
-    return { ...counted, state: 'approved' };
-  }
-  if (result === 'ended' || counted.wrong_tries >= MOBILE_RULES.maxWrongCodes) {
-    await db('mobile_codes').where({ id: counted.id }).update({ state: 'failed' });
-    throw badRequest(M.codeExpired, 'code_expired');
-  }
-  throw badRequest(M.wrongCode, 'wrong_code');
-}
-
 /** POST /_api/auth/mobile/code: a sign-in (or sign-up) code. */
 export function sendSignInCode(deps: AppDeps, client: Exchange, input: MobileCodeRequest) {
-  return sendCode(deps, client, input, 'sign_in');
+  return sendCode(deps, client, input, 'sign_in', { send: 'now' });
 }
 
 /**
@@ -282,33 +145,58 @@ export async function signUpWithMobile(
   });
 }
 
-/** POST /_api/user/mobile/code: a code to add (or change) the signed-in account's number. */
+/**
+ * POST /_api/user/mobile/code: a code to add (or change) the signed-in account's number. A new way into the
+ * account, so it needs the proof of proveIdentity first (issue #46). The answer is the same whether another
+ * account holds the number or not (the limits count first, the code is sent after the answer): a taken number
+ * is refused only at the verify step, which needs the code sent to that number.
+ */
 export async function sendAddMobileCode(
   deps: AppDeps,
   client: Exchange,
   user: SessionUser,
-  input: MobileCodeRequest,
+  input: ProfileMobileCodeRequest,
 ): Promise<CodeSent> {
-  const owner = await userByMobile(deps.db, input.mobile);
-  if (owner && owner.id !== user.id) throw badRequest(M.mobileUnavailable, 'mobile_unavailable');
-  return sendCode(deps, client, input, 'add_mobile', { userId: user.id });
+  providerOf(deps);
+  await proveIdentity(deps, user, input);
+  return sendCode(deps, client, { mobile: input.mobile, channel: input.channel }, 'add_mobile', {
+    userId: user.id,
+    send: 'later',
+  });
 }
 
-/** POST /_api/user/mobile/verify: a correct code makes the number the account's verified mobile. */
+/**
+ * POST /_api/user/mobile/verify: a correct code makes the number the account's verified mobile. The number it
+ * had before is told (a security notice), and every other session of the account ends; this one goes on with
+ * a fresh session.
+ */
 export async function verifyAddMobile(
   deps: AppDeps,
+  client: Exchange,
   user: SessionUser,
   input: MobileCodeCheck,
 ): Promise<void> {
-  const row = await checkCode(deps, input, 'add_mobile');
+  const row = await checkCode(deps, input, 'add_mobile', user.id);
   if (row.user_id !== user.id) throw badRequest(M.codeExpired, 'code_expired');
   const { db, clock } = deps;
+  const now = clock.now();
   try {
     await db.transaction(async (trx) => {
       await trx('mobile_codes').where({ id: row.id }).update({ state: 'used' });
+      const before = (await trx('users').where({ id: user.id }).forUpdate().first('mobile')) as
+        { mobile: string | null } | undefined;
       await trx('users')
         .where({ id: user.id })
-        .update({ mobile: input.mobile, mobile_verified_at: clock.now(), updated_at: clock.now() });
+        .update({ mobile: input.mobile, mobile_verified_at: now, updated_at: now });
+      if (before?.mobile && before.mobile !== input.mobile) {
+        await queueSecurityNotice(
+          trx,
+          { userId: user.id, kind: 'mobile_changed', subject: `mobile:${row.id}`, to: before.mobile },
+          now,
+        );
+      }
+      await revokeUserSessions(trx, user.id);
+      await client.startSession(trx, user.id);
     });
   } catch (err) {
     if ((err as { code?: string }).code === '23505')
@@ -327,7 +215,11 @@ export async function sendResetCode(
   input: MobileCodeRequest,
 ): Promise<CodeSent> {
   const owner = await userByMobile(deps.db, input.mobile);
-  return sendCode(deps, client, input, 'reset_password', { userId: owner?.id, send: !!owner });
+  // The code goes out after the answer, so the answer's time does not tell either (issue #46).
+  return sendCode(deps, client, input, 'reset_password', {
+    userId: owner?.id,
+    send: owner ? 'later' : false,
+  });
 }
 
 /**

@@ -63,8 +63,10 @@ export const accountsFeature: Feature = (router, { deps, background }) => {
   endpoint(router, R.profileUpdate, {
     visitorMessage: M.mustBeLoggedIn,
     input: ProfileUpdateSchema,
-    handle: async (deps, user, input) => {
-      const loaded = await updateProfile(deps, user, input);
+    handle: async (deps, user, input, exchange) => {
+      const { loaded, sessionsEnded } = await updateProfile(deps, exchange, user, input);
+      // A new email ended every other session (this tab got a new one): their event streams close.
+      if (sessionsEnded) await deps.events.userSessionsRevoked(user.id);
       return { user: presentUser(loaded.user, loaded.shop) };
     },
   });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   ACCOUNT_MESSAGES as M,
+  isReservedEmail,
   type LoginInput,
   type PasswordChangeInput,
   type ProfileUpdateInput,
@@ -18,16 +19,17 @@ import {
   type RateLimitResult,
 } from '../../http/rate-limit';
 import { revokeUserSessions, toSessionUser, USER_COLUMNS } from '../../http/session';
+import { queueSecurityNotice } from '../notices/service';
 import type { SellerProfileRow } from '../sellers/presenter';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+import { proveIdentity } from './proof';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** Failed logins are remembered per account and address for this long (the growing wait restarts after). */
 export const LOGIN_FAILURE_WINDOW_MS = 24 * HOUR;
-/** Wrong current passwords are counted per user in this window (a stolen session must not brute-force it). */
-export const PASSWORD_CHANGE_WINDOW_MS = 15 * MINUTE;
+export { PASSWORD_CHANGE_WINDOW_MS } from './proof';
 
 type UserRow = Parameters<typeof toSessionUser>[0];
 
@@ -156,6 +158,9 @@ export async function registerWithPassword(
   );
   if (!limit.allowed) throw tooMany(M.tooManyRegistrations, limit);
 
+  // The stand-in addresses of mobile-only accounts: taking one would block that number's sign-up (issue #46).
+  if (isReservedEmail(input.email)) throw badRequest(M.emailReserved, 'email_reserved');
+
   const role = input.role ?? 'customer';
   if (role === 'admin' && !adminCodeMatches(config.adminSignupCode, input.adminSignupCode)) {
     throw forbidden(M.adminSignupRefused, 'admin_signup_refused');
@@ -183,21 +188,26 @@ export async function registerWithPassword(
 }
 
 /**
- * Updates the given profile fields of a user. A new email needs the current password (counted with the
- * password change's wrong guesses), and an email that is taken gets the same 400 as any email that cannot be
- * used: the answer never says that another account has it.
+ * Updates the given profile fields of a user. A new email is a new way into the account (issue #46): it needs
+ * the proof of proveIdentity (the current password, or for a mobile-only account a code to its number), it may
+ * not be a reserved stand-in address, the account's verified number is told, and every other session ends
+ * (this one goes on with a fresh session). An email that is taken gets the same 400 as any email that cannot
+ * be used: the answer never says that another account has it.
  */
 export async function updateProfile(
   deps: AppDeps,
+  client: Exchange,
   user: SessionUser,
   input: ProfileUpdateInput,
-): Promise<LoadedUser> {
+): Promise<{ loaded: LoadedUser; sessionsEnded: boolean }> {
   const { db, clock } = deps;
   const now = clock.now();
   const patch: Record<string, unknown> = { updated_at: now };
   if (input.displayName !== undefined) patch.display_name = input.displayName;
+  let notify: string | null | undefined;
   if (input.email !== undefined && input.email.toLowerCase() !== user.email.toLowerCase()) {
-    await checkCurrentPassword(deps, user, input.currentPassword ?? '');
+    if (isReservedEmail(input.email)) throw badRequest(M.emailReserved, 'email_reserved');
+    notify = (await proveIdentity(deps, user, input)).mobile;
     patch.email = input.email.toLowerCase();
   }
   if (input.avatarUrl !== undefined) {
@@ -209,46 +219,39 @@ export async function updateProfile(
   }
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
+  const emailChanged = patch.email !== undefined;
   let row: UserRow | undefined;
   try {
-    [row] = (await db('users')
-      .where({ id: user.id })
-      .update(patch)
-      .returning([...USER_COLUMNS])) as UserRow[];
+    row = await db.transaction(async (trx) => {
+      const [updated] = (await trx('users')
+        .where({ id: user.id })
+        .update(patch)
+        .returning([...USER_COLUMNS])) as UserRow[];
+      if (updated && emailChanged) {
+        if (notify) {
+          await queueSecurityNotice(
+            trx,
+            { userId: user.id, kind: 'email_changed', subject: `email:${now.getTime()}`, to: notify },
+            now,
+          );
+        }
+        await revokeUserSessions(trx, user.id);
+        await client.startSession(trx, user.id);
+      }
+      return updated;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(M.emailUnavailable, 'email_unavailable');
     throw err;
   }
   if (!row) throw new AppError(404, 'not_found', 'User not found.');
-  return withShop(db, toSessionUser(row));
+  return { loaded: await withShop(db, toSessionUser(row)), sessionsEnded: emailChanged };
 }
 
 /**
- * Checks the user's current password, with wrong guesses counted per user
- * (PASSWORD_CHANGE_ATTEMPTS_PER_USER in PASSWORD_CHANGE_WINDOW_MS): a stolen session must not brute-force it.
- */
-async function checkCurrentPassword(deps: AppDeps, user: SessionUser, password: string): Promise<void> {
-  const { db, clock, config } = deps;
-  const key = `password-change:user:${user.id}`;
-  const limit = await hitRateLimit(
-    db,
-    key,
-    config.limits.passwordChangeAttemptsPerUser,
-    PASSWORD_CHANGE_WINDOW_MS,
-    clock.now(),
-  );
-  if (!limit.allowed) throw tooMany(M.tooManyPasswordAttempts, limit);
-  const row = (await db('users').where({ id: user.id }).first('password_hash')) as
-    { password_hash: string } | undefined;
-  if (!row || !password || !(await verifyPassword(row.password_hash, password))) {
-    throw badRequest(M.currentPasswordWrong, 'current_password_incorrect');
-  }
-  await resetRateLimit(db, key);
-}
-
-/**
- * Changes the password after checking the current one, revokes every session of the user (the one
- * used for this request too) and starts a fresh one, so only this tab stays signed in.
+ * Changes the password, or sets the first one of a mobile-only account, after the proof of proveIdentity (the
+ * current password, or a code to the account's number). The account's verified number is told, every session
+ * of the user ends (the one used for this request too) and a fresh one starts, so only this tab stays signed in.
  */
 export async function changePassword(
   deps: AppDeps,
@@ -257,13 +260,19 @@ export async function changePassword(
   input: PasswordChangeInput,
 ): Promise<void> {
   const { db, clock } = deps;
-  await checkCurrentPassword(deps, user, input.currentPassword);
+  const { mobile } = await proveIdentity(deps, user, input);
 
   const passwordHash = await hashPassword(input.newPassword);
+  const now = clock.now();
   await db.transaction(async (trx) => {
-    await trx('users')
-      .where({ id: user.id })
-      .update({ password_hash: passwordHash, updated_at: clock.now() });
+    await trx('users').where({ id: user.id }).update({ password_hash: passwordHash, updated_at: now });
+    if (mobile) {
+      await queueSecurityNotice(
+        trx,
+        { userId: user.id, kind: 'password_changed', subject: `password:${now.getTime()}`, to: mobile },
+        now,
+      );
+    }
     await revokeUserSessions(trx, user.id);
     await client.startSession(trx, user.id);
   });

@@ -5,6 +5,7 @@ import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/m
 import type { AppDeps } from '../../http/context';
 import { firstReceipt } from '../../http/webhook-receipts';
 import { keywordOf } from './keywords';
+import { NO_PASSWORD } from '../accounts/codes';
 import { SmsError, type OutgoingMessage } from './provider';
 
 /**
@@ -34,14 +35,29 @@ export const NOTICE_KINDS = [
   'appointment_confirmed',
   'appointment_reminder',
   'missed_call',
+  'mobile_changed',
+  'email_changed',
+  'password_changed',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/**
+ * Security notices (issue #46): a new way into the account was set (mobile, e-mail, password). They go to the
+ * number the account had before the change (params.to), whatever the notice settings, at any hour and beyond
+ * the daily cap: the owner must hear of it even if the one who made the change turned notices off.
+ */
+export const SECURITY_NOTICES: ReadonlySet<NoticeKind> = new Set([
+  'mobile_changed',
+  'email_changed',
+  'password_changed',
+]);
 
 /** About a call: these may go out in quiet hours (the call is now, whatever the time). */
 export const CALL_NOTICES: ReadonlySet<NoticeKind> = new Set([
   'callback_soon',
   'missed_call',
   'appointment_reminder',
+  ...SECURITY_NOTICES,
 ]);
 export const QUIET_FROM_HOUR = 21;
 export const QUIET_UNTIL_HOUR = 9;
@@ -144,6 +160,34 @@ export async function queueNotice(
   }
 }
 
+/**
+ * Queues a security notice (SECURITY_NOTICES) to a number, in the caller's transaction: sent to `to` whatever
+ * the person's notice settings. `subject` tells one change from another (a notice is unique per person, kind
+ * and subject).
+ */
+export async function queueSecurityNotice(
+  trx: Knex,
+  n: { userId: number; kind: NoticeKind; subject: string; to: string },
+  now: Date,
+): Promise<void> {
+  const rows = (await trx('notices')
+    .insert({
+      user_id: n.userId,
+      kind: n.kind,
+      subject: n.subject,
+      params: JSON.stringify({ to: n.to }),
+      created_at: now,
+    })
+    .onConflict(['user_id', 'kind', 'subject'])
+    .ignore()
+    .returning(['id'])) as { id: string | number }[];
+  if (rows.length) {
+    await trx('jobs').insert(
+      rows.map((r) => ({ kind: 'notice', notice_id: r.id, run_at: now, created_at: now })),
+    );
+  }
+}
+
 /** Order notices to the buyers of the given orders (order paid, shipped, delivered, refunded). */
 export async function queueOrderNotices(
   trx: Knex,
@@ -209,7 +253,7 @@ export async function claimNotices(
   const rows = (
     (await trx.raw(
       `select n.id, n.user_id, n.kind, n.params, n.state, n.attempts,
-              u.mobile, u.notices, u.notice_locale, u.notice_channel, u.time_zone
+              coalesce(n.params->>'to', u.mobile) as mobile, u.notices, u.notice_locale, u.notice_channel, u.time_zone
          from notices n join users u on u.id = n.user_id
         where n.id = any(?::bigint[]) order by n.id for update of n`,
       [noticeIds.map(String)],
@@ -218,7 +262,7 @@ export async function claimNotices(
   const out: OutgoingNotice[] = [];
   for (const r of rows) {
     if (r.state !== 'pending') continue;
-    if (!r.notices || !r.mobile) {
+    if ((!r.notices && !SECURITY_NOTICES.has(r.kind)) || !r.mobile) {
       await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'opted_out' });
       continue;
     }
@@ -242,7 +286,10 @@ export async function claimNotices(
       .whereIn('state', ['sending', 'sent'])
       .where('sent_at', '>=', localDayStart(now, r.time_zone))
       .count<{ count: string | number }[]>('id as count')) as { count: string | number }[];
-    if (Number(sentToday[0]?.count ?? 0) >= deps.config.sms.noticesDailyCap) {
+    if (
+      !SECURITY_NOTICES.has(r.kind) &&
+      Number(sentToday[0]?.count ?? 0) >= deps.config.sms.noticesDailyCap
+    ) {
       await trx('notices').where({ id: r.id }).update({ state: 'skipped', skipped_reason: 'daily_cap' });
       continue;
     }
@@ -366,7 +413,7 @@ export async function recoverNotices(
     const rows = (
       (await trx.raw(
         `select n.id, n.user_id, n.kind, n.params, n.attempts, n.channel, n.sending_since,
-                u.mobile, u.notice_locale
+                coalesce(n.params->>'to', u.mobile) as mobile, u.notice_locale
            from notices n join users u on u.id = n.user_id
           where n.state = 'sending' and n.sending_since < ?
           order by n.sending_since limit ? for update of n skip locked`,
@@ -466,7 +513,8 @@ export async function noticeSettingsOf(
   const row = (await deps
     .db('users')
     .where({ id: userId })
-    .first('notices', 'notice_locale', 'notice_channel', 'mobile')) as {
+    .first('notices', 'notice_locale', 'notice_channel', 'mobile', 'password_hash')) as {
+    password_hash: string;
     notices: boolean;
     notice_locale: 'en' | 'ta';
     notice_channel: 'sms' | 'whatsapp';
@@ -478,6 +526,7 @@ export async function noticeSettingsOf(
     channel: row.notice_channel,
     channels: deps.sms?.noticeChannels() ?? [],
     mobile: row.mobile,
+    hasPassword: row.password_hash !== NO_PASSWORD,
     wording: { ...NOTICE_CONSENT_WORDING },
   };
 }

@@ -13,6 +13,7 @@ import type {
   NoticeSettings,
   NoticeSettingsInput,
   PasswordResetInput,
+  ReauthCodeRequest,
 } from '../../../../api/contract/mobile';
 import { api } from '../../lib/api-client';
 import { API_ROUTES } from '../../../../api/contract/routes';
@@ -179,5 +180,12 @@ export function useNoticeSettingsMutation() {
     mutationFn: (input: NoticeSettingsInput) => api.call(API_ROUTES.noticeSettingsSet, input),
     onSuccess: (settings: NoticeSettings) =>
       queryClient.setQueryData(noticeSettingsQuery().queryKey, settings),
+  });
+}
+
+/** A code to the account's own number: the proof an account without a password gives for a change (issue #46). */
+export function useReauthCodeMutation() {
+  return useMutation({
+    mutationFn: (input: ReauthCodeRequest) => api.call(API_ROUTES.profileReauthCode, input),
   });
 }

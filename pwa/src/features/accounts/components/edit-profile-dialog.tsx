@@ -1,4 +1,5 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
+import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,10 +22,12 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
+import { MOBILE_MESSAGES } from '../../../../../api/contract/mobile';
 import { InputField, PasswordInputField, TextareaField } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
-import { useChangePasswordMutation, useUpdateProfileMutation } from '../api';
+import { noticeSettingsQuery, useChangePasswordMutation, useUpdateProfileMutation } from '../api';
+import { CurrentProof, type ProofValue } from './current-proof';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/form-errors';
 
 type ProfileField = 'displayName' | 'email' | 'phone' | 'address' | 'avatarUrl';
@@ -104,8 +107,13 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
     confirmNewPassword: false,
   });
   const [passwordOpen, setPasswordOpen] = useState(false);
-  // A new email needs the current password (the server refuses it otherwise).
-  const [emailPassword, setEmailPassword] = useState('');
+  // A new email or password is a new way in (issue #46): it needs the current password, or for an account
+  // without one a code to its number (the settings say which).
+  const settings = useQuery(noticeSettingsQuery());
+  const hasPassword = settings.data?.hasPassword ?? true;
+  const mobile = settings.data?.mobile ?? null;
+  const [emailProof, setEmailProof] = useState<ProofValue>({});
+  const [passwordProof, setPasswordProof] = useState<ProofValue>({});
   const [emailPasswordVisible, setEmailPasswordVisible] = useState(false);
   const emailChanging = values.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
   const [errors, setErrors] = useState<Errors>({});
@@ -124,7 +132,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
     event.preventDefault();
     if (saving) return;
     const profile = profileChanges(user, values);
-    const wantsPassword = Object.values(passwords).some((p) => p !== '');
+    const wantsPassword = Object.values(passwords).some((p) => p !== '') || !!passwordProof.currentCode;
 
     if (!profile.changed && !wantsPassword) {
       toast.info(t(profile.touched ? 'messages.accounts.noProfileChanges' : 'messages.accounts.noChanges'));
@@ -138,9 +146,7 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
     let passwordInput: PasswordChangeInput | undefined;
     if (profile.changed) {
       const input: ProfileUpdateInput =
-        profile.changes.email !== undefined
-          ? { ...profile.changes, currentPassword: emailPassword }
-          : profile.changes;
+        profile.changes.email !== undefined ? { ...profile.changes, ...emailProof } : profile.changes;
       const parsed = ProfileUpdateSchema.safeParse(input);
       if (parsed.success) profileInput = input;
       else {
@@ -155,7 +161,11 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
       }
     }
     if (wantsPassword) {
-      const parsed = PasswordChangeSchema.safeParse(passwords);
+      const parsed = PasswordChangeSchema.safeParse({
+        newPassword: passwords.newPassword,
+        confirmNewPassword: passwords.confirmNewPassword,
+        ...(hasPassword ? { currentPassword: passwords.currentPassword } : passwordProof),
+      });
       if (parsed.success) passwordInput = parsed.data;
       else nextErrors = { ...nextErrors, ...zodFieldErrors<PasswordField>(parsed.error) };
       if (!parsed.success) setPasswordOpen(true);
@@ -177,7 +187,11 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
         const message = (err as Error).message;
         const passwordWrong =
           message === ACCOUNT_MESSAGES.currentPasswordWrong ||
-          message === ACCOUNT_MESSAGES.emailChangeNeedsPassword;
+          message === ACCOUNT_MESSAGES.emailChangeNeedsPassword ||
+          message === ACCOUNT_MESSAGES.proofNeedsPassword ||
+          message === ACCOUNT_MESSAGES.proofNeedsCode ||
+          message === MOBILE_MESSAGES.wrongCode ||
+          message === MOBILE_MESSAGES.codeExpired;
         setErrors((e) => ({
           ...e,
           ...apiFieldErrors<ProfileField>(err),
@@ -200,7 +214,12 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
         ok = false;
         const message = (err as Error).message;
         const fieldErrors = apiFieldErrors<PasswordField>(err);
-        if (message === ACCOUNT_MESSAGES.currentPasswordWrong)
+        if (
+          message === ACCOUNT_MESSAGES.currentPasswordWrong ||
+          message === ACCOUNT_MESSAGES.proofNeedsCode ||
+          message === MOBILE_MESSAGES.wrongCode ||
+          message === MOBILE_MESSAGES.codeExpired
+        )
           fieldErrors.currentPassword = translateMessage(message);
         setErrors((e) => ({ ...e, ...fieldErrors }));
         toast.error(t('messages.accounts.passwordChangeFailed'), { description: translateMessage(message) });
@@ -247,23 +266,35 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
           value={values.email}
           onChange={(e) => setValue('email', e.target.value)}
         />
-        {emailChanging && (
-          <PasswordInputField
-            label={t('profile.emailPassword')}
-            error={errors.emailPassword}
-            name="emailPassword"
-            autoComplete="current-password"
-            value={emailPassword}
-            onChange={(e) => {
-              setEmailPassword(e.target.value);
-              setErrors((er) => ({ ...er, emailPassword: undefined }));
-            }}
-            visible={emailPasswordVisible}
-            onVisibleChange={setEmailPasswordVisible}
-            showLabel={t('common.showPassword')}
-            hideLabel={t('common.hidePassword')}
-          />
-        )}
+        {emailChanging &&
+          (hasPassword || !mobile ? (
+            <PasswordInputField
+              label={t('profile.emailPassword')}
+              error={errors.emailPassword}
+              name="emailPassword"
+              autoComplete="current-password"
+              value={emailProof.currentPassword ?? ''}
+              onChange={(e) => {
+                setEmailProof({ currentPassword: e.target.value });
+                setErrors((er) => ({ ...er, emailPassword: undefined }));
+              }}
+              visible={emailPasswordVisible}
+              onVisibleChange={setEmailPasswordVisible}
+              showLabel={t('common.showPassword')}
+              hideLabel={t('common.hidePassword')}
+            />
+          ) : (
+            <CurrentProof
+              hasPassword={false}
+              mobile={mobile}
+              value={emailProof}
+              onChange={(v) => {
+                setEmailProof(v);
+                setErrors((er) => ({ ...er, emailPassword: undefined }));
+              }}
+              error={errors.emailPassword}
+            />
+          ))}
         <InputField
           label={t('profile.phone')}
           error={errors.phone}
@@ -315,7 +346,20 @@ function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
         <Collapsible.Content>
           <fieldset className="space-y-4 px-4 pb-4" disabled={saving}>
             <legend className="sr-only">{t('profile.changePassword')}</legend>
-            {passwordField('currentPassword', 'profile.currentPassword', 'current-password')}
+            {hasPassword || !mobile ? (
+              passwordField('currentPassword', 'profile.currentPassword', 'current-password')
+            ) : (
+              <CurrentProof
+                hasPassword={false}
+                mobile={mobile}
+                value={passwordProof}
+                onChange={(v) => {
+                  setPasswordProof(v);
+                  setErrors((er) => ({ ...er, currentPassword: undefined }));
+                }}
+                error={errors.currentPassword}
+              />
+            )}
             {passwordField('newPassword', 'profile.newPassword', 'new-password', 'profile.newPasswordHint')}
             {passwordField('confirmNewPassword', 'profile.confirmNewPassword', 'new-password')}
           </fieldset>

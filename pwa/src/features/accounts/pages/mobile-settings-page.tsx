@@ -27,6 +27,7 @@ import {
   useProfileMobileVerifyMutation,
 } from '../api';
 import { useCountdown } from '../utils/use-countdown';
+import { CurrentProof, type ProofValue } from '../components/current-proof';
 
 const errorText = (err: unknown) => translateMessage(errorMessage(err));
 
@@ -83,6 +84,8 @@ function MobileNumberCard({
   const [mobile, setMobile] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // A new number is a new way into the account: it needs the current password or a code to the current number.
+  const [proof, setProof] = useState<ProofValue>({});
   const [resendAt, setResendAt] = useState(0);
   const wait = useCountdown(resendAt);
   const normalized = normalizeIndianMobile(mobile);
@@ -91,7 +94,7 @@ function MobileNumberCard({
     setError(null);
     if (!normalized) return setError(t('messages.mobile.invalidMobile'));
     send.mutate(
-      { mobile: normalized, channel },
+      { mobile: normalized, channel, ...proof },
       {
         onSuccess: (sent) => {
           setResendAt(Date.now() + sent.resendAfterSeconds * 1000);
@@ -161,6 +164,12 @@ function MobileNumberCard({
                     placeholder="98765 43210"
                     value={mobile}
                     onChange={(e) => setMobile(e.target.value)}
+                  />
+                  <CurrentProof
+                    hasPassword={settings.hasPassword}
+                    mobile={settings.mobile}
+                    value={proof}
+                    onChange={setProof}
                   />
                   <div className="flex flex-col gap-2 sm:flex-row">
                     <Button type="submit" loading={send.isPending}>
