@@ -4,7 +4,6 @@ import { buildProduct, buildSeller, buildUser, type BuiltSeller } from '../facto
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 import { createTestDatabase } from '../support/db';
 import { postCheckout, signIn } from './checkout-support';
-import { paced } from '../support/pace';
 
 // Holds are stock: only a real PostgreSQL server, with requests that truly overlap, can show that holds,
 // releases, expiry and checkouts of the same product never sell a unit twice. This file runs on api-pg only.
@@ -77,116 +76,106 @@ async function holdsOf(
 }
 
 describe('holds under concurrency', () => {
-  it(
-    `${HOLDERS} holds and ${BUYERS} cart-and-checkouts racing for ${STOCK} units never oversell — ${ROUNDS} rounds`,
-    async () => {
-      for (let round = 0; round < ROUNDS; round++) {
-        const p = await buildProduct(knex(), shop.id, { stockQuantity: STOCK });
-        const holders = await Promise.all(Array.from({ length: HOLDERS }, () => shownCustomer(p.id)));
-        const buyers = await Promise.all(
-          Array.from({ length: BUYERS }, async () =>
-            signIn(api, await buildUser(knex(), { role: 'customer' })),
-          ),
-        );
-        const held: number[] = [];
-        const statuses: string[] = [];
-        const ops: Promise<void>[] = [
-          ...holders.map(async (h, i) => {
-            const res = await h.client.post<HoldResponse>('/_api/holds', {
-              callId: h.callId,
-              productId: p.id,
-            });
-            statuses.push(`hold ${res.status}`);
-            expect([201, 409], JSON.stringify(res.body)).toContain(res.status);
-            if (res.status !== 201) return;
-            held.push(res.body.hold.id);
-            // Half the holders buy at once, racing the other buyers for what is left (their unit is theirs).
-            if (i % 2 === 0) {
-              const bought = await postCheckout(h.client);
-              statuses.push(`holder checkout ${bought.status}`);
-              expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-            }
-          }),
-          ...buyers.map(async (client) => {
-            const added = await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
-            statuses.push(`add ${added.status}`);
-            expect([200, 400], JSON.stringify(added.body)).toContain(added.status);
-            if (added.status !== 200) return;
-            const bought = await postCheckout(client);
-            statuses.push(`checkout ${bought.status}`);
-            expect([201, 409], JSON.stringify(bought.body)).toContain(bought.status);
-          }),
-          // A sweep and the shop's list running alongside (nothing is due: they must not disturb anything).
-          api.handle.background.runNow('selling:expire-holds'),
-          asShop.get('/_api/holds/seller').then((r) => void expect(r.status).toBe(200)),
-        ];
-        await Promise.all(ops);
+  it(`${HOLDERS} holds and ${BUYERS} cart-and-checkouts racing for ${STOCK} units never oversell — ${ROUNDS} rounds`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const p = await buildProduct(knex(), shop.id, { stockQuantity: STOCK });
+      const holders = await Promise.all(Array.from({ length: HOLDERS }, () => shownCustomer(p.id)));
+      const buyers = await Promise.all(
+        Array.from({ length: BUYERS }, async () =>
+          signIn(api, await buildUser(knex(), { role: 'customer' })),
+        ),
+      );
+      const held: number[] = [];
+      const statuses: string[] = [];
+      const ops: Promise<void>[] = [
+        ...holders.map(async (h, i) => {
+          const res = await h.client.post<HoldResponse>('/_api/holds', {
+            callId: h.callId,
+            productId: p.id,
+          });
+          statuses.push(`hold ${res.status}`);
+          expect([201, 409], JSON.stringify(res.body)).toContain(res.status);
+          if (res.status !== 201) return;
+          held.push(res.body.hold.id);
+          // Half the holders buy at once, racing the other buyers for what is left (their unit is theirs).
+          if (i % 2 === 0) {
+            const bought = await postCheckout(h.client);
+            statuses.push(`holder checkout ${bought.status}`);
+            expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+          }
+        }),
+        ...buyers.map(async (client) => {
+          const added = await client.post('/_api/cart/add', { productId: p.id, quantity: 1 });
+          statuses.push(`add ${added.status}`);
+          expect([200, 400], JSON.stringify(added.body)).toContain(added.status);
+          if (added.status !== 200) return;
+          const bought = await postCheckout(client);
+          statuses.push(`checkout ${bought.status}`);
+          expect([201, 409], JSON.stringify(bought.body)).toContain(bought.status);
+        }),
+        // A sweep and the shop's list running alongside (nothing is due: they must not disturb anything).
+        api.handle.background.runNow('selling:expire-holds'),
+        asShop.get('/_api/holds/seller').then((r) => void expect(r.status).toBe(200)),
+      ];
+      await Promise.all(ops);
 
-        const label = `round ${round}: ${JSON.stringify(statuses)}`;
-        const stock = await stockOf(p.id);
-        const holds = await holdsOf(p.id);
-        const active = holds.filter((h) => h.status === 'active').length;
-        const inOrders = await unitsInOrders(p.id);
-        expect(stock, label).toBeGreaterThanOrEqual(0);
-        expect(stock + active + inOrders, label).toBe(STOCK);
-        // Every hold that was granted is still the customer's, or became their order; none was lost.
-        expect(holds.map((h) => h.id).sort(), label).toEqual([...held].sort());
-        for (const h of holds) {
-          expect(['active', 'consumed'], label).toContain(h.status);
-          expect(h.status === 'consumed', label).toBe(h.order_id !== null);
-        }
-        // With 30 customers after 5 units, every unit went somewhere.
-        expect(stock, label).toBe(0);
+      const label = `round ${round}: ${JSON.stringify(statuses)}`;
+      const stock = await stockOf(p.id);
+      const holds = await holdsOf(p.id);
+      const active = holds.filter((h) => h.status === 'active').length;
+      const inOrders = await unitsInOrders(p.id);
+      expect(stock, label).toBeGreaterThanOrEqual(0);
+      expect(stock + active + inOrders, label).toBe(STOCK);
+      // Every hold that was granted is still the customer's, or became their order; none was lost.
+      expect(holds.map((h) => h.id).sort(), label).toEqual([...held].sort());
+      for (const h of holds) {
+        expect(['active', 'consumed'], label).toContain(h.status);
+        expect(h.status === 'consumed', label).toBe(h.order_id !== null);
       }
-    },
-    paced(300_000),
-  );
+      // With 30 customers after 5 units, every unit went somewhere.
+      expect(stock, label).toBe(0);
+    }
+  }, 600_000);
 
-  it(
-    'expiry, release and checkout of the same holds at once give each unit back exactly once',
-    async () => {
-      for (let round = 0; round < ROUNDS; round++) {
-        const p = await buildProduct(knex(), shop.id, { stockQuantity: HOLDERS });
-        const holders = await Promise.all(Array.from({ length: HOLDERS }, () => shownCustomer(p.id)));
-        const granted = await Promise.all(
-          holders.map((h) =>
-            h.client.post<HoldResponse>('/_api/holds', { callId: h.callId, productId: p.id }),
-          ),
-        );
-        expect(granted.map((g) => g.status)).toEqual(Array(HOLDERS).fill(201));
-        expect(await stockOf(p.id)).toBe(0);
+  it('expiry, release and checkout of the same holds at once give each unit back exactly once', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const p = await buildProduct(knex(), shop.id, { stockQuantity: HOLDERS });
+      const holders = await Promise.all(Array.from({ length: HOLDERS }, () => shownCustomer(p.id)));
+      const granted = await Promise.all(
+        holders.map((h) => h.client.post<HoldResponse>('/_api/holds', { callId: h.callId, productId: p.id })),
+      );
+      expect(granted.map((g) => g.status)).toEqual(Array(HOLDERS).fill(201));
+      expect(await stockOf(p.id)).toBe(0);
 
-        // Half the holds have run out; the sweep (twice, as two processes would), the holders' checkouts, the
-        // customers' and the shop's releases all race for them.
-        const expired = granted.filter((_, i) => i % 2 === 0).map((g) => g.body.hold.id);
-        await knex()('product_holds')
-          .whereIn('id', expired)
-          .update({ expires_at: new Date(api.clock.now().getTime() - 1000) });
-        const results = await Promise.all([
-          api.handle.background.runNow('selling:expire-holds'),
-          api.handle.background.runNow('selling:expire-holds'),
-          ...holders.map(async (h, i) => {
-            const hold = granted[i].body.hold.id;
-            const res =
-              i % 3 === 0
-                ? await postCheckout(h.client)
-                : await (i % 3 === 1 ? h.client : asShop).post('/_api/holds/release', { holdId: hold });
-            expect([200, 201, 409], JSON.stringify(res.body)).toContain(res.status);
-            return res.status;
-          }),
-        ]);
-        const label = `round ${round}: ${JSON.stringify(results)}`;
-        const holds = await holdsOf(p.id);
-        const active = holds.filter((h) => h.status === 'active').length;
-        const stock = await stockOf(p.id);
-        const inOrders = await unitsInOrders(p.id);
-        expect(stock + active + inOrders, label).toBe(HOLDERS);
-        for (const h of holds) {
-          if (expired.includes(h.id)) expect(['expired', 'released'], label).toContain(h.status);
-        }
-        expect(active, label).toBe(0);
+      // Half the holds have run out; the sweep (twice, as two processes would), the holders' checkouts, the
+      // customers' and the shop's releases all race for them.
+      const expired = granted.filter((_, i) => i % 2 === 0).map((g) => g.body.hold.id);
+      await knex()('product_holds')
+        .whereIn('id', expired)
+        .update({ expires_at: new Date(api.clock.now().getTime() - 1000) });
+      const results = await Promise.all([
+        api.handle.background.runNow('selling:expire-holds'),
+        api.handle.background.runNow('selling:expire-holds'),
+        ...holders.map(async (h, i) => {
+          const hold = granted[i].body.hold.id;
+          const res =
+            i % 3 === 0
+              ? await postCheckout(h.client)
+              : await (i % 3 === 1 ? h.client : asShop).post('/_api/holds/release', { holdId: hold });
+          expect([200, 201, 409], JSON.stringify(res.body)).toContain(res.status);
+          return res.status;
+        }),
+      ]);
+      const label = `round ${round}: ${JSON.stringify(results)}`;
+      const holds = await holdsOf(p.id);
+      const active = holds.filter((h) => h.status === 'active').length;
+      const stock = await stockOf(p.id);
+      const inOrders = await unitsInOrders(p.id);
+      expect(stock + active + inOrders, label).toBe(HOLDERS);
+      for (const h of holds) {
+        if (expired.includes(h.id)) expect(['expired', 'released'], label).toContain(h.status);
       }
-    },
-    paced(300_000),
-  );
+      expect(active, label).toBe(0);
+    }
+  }, 600_000);
 });

@@ -4,7 +4,6 @@ import { seedDemoData } from '../../api/src/seeds/demo';
 import { buildProduct } from '../factories';
 import { RELEVANCE_SET, type RelevanceQuery } from '../fixtures/search-relevance';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
-import { paced } from '../support/pace';
 
 let api: TestApi;
 let visitor: ApiClient;
@@ -12,7 +11,7 @@ beforeAll(async () => {
   api = await startTestApi();
   visitor = api.client();
   await seedDemoData(api.db.knex);
-}, paced(180_000));
+}, 360_000);
 afterAll(async () => api?.close());
 
 const search = async (query: string, extra = '') => {

@@ -9,7 +9,6 @@ import {
   refuseSoundWithoutGesture,
 } from './support/browser';
 import { endLiveCallsAndClose, expectVideoFlowing } from './support/call-phones';
-import { paced } from '../support/pace';
 
 /**
  * Live video calls end to end: two browser contexts (customer and seller), real WebRTC over loopback with
@@ -129,255 +128,253 @@ function receivedAudioEnergy(page: Page, ms = 1500) {
 }
 
 describe('video calls', () => {
-  it(
-    'customer calls from the storefront, the seller answers, both see and hear, toggles and hang-up work, history shows it',
-    async () => {
-      const seller = await sellerPage('/seller/history');
-      await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-      await unlockRinging(seller.page);
-      await expectAccessible(seller.page, '/seller/history');
+  it('customer calls from the storefront, the seller answers, both see and hear, toggles and hang-up work, history shows it', async () => {
+    const seller = await sellerPage('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    await unlockRinging(seller.page);
+    await expectAccessible(seller.page, '/seller/history');
 
-      const customer = await customerPage();
-      await expectAccessible(customer.page, STORE);
-      await startCall(customer.page);
-      const started = Date.now();
-      // The customer's call screen shows while it rings.
-      await customer.page.getByText('Loading video call...').waitFor();
+    const customer = await customerPage();
+    await expectAccessible(customer.page, STORE);
+    // The moments themselves, read in the pages (the same clock as the test's): the customer's tap, and the
+    // modal appearing in the jeweller's page, not when the test gets round to looking at them.
+    await customer.page.evaluate(() => {
+      const w = window as unknown as { __tapAt?: number };
+      document.addEventListener('click', () => (w.__tapAt ??= Date.now()), { capture: true });
+    });
+    await seller.page.evaluate(() => {
+      const w = window as unknown as { __ringAt?: number };
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[role="alertdialog"]')) return;
+        w.__ringAt = Date.now();
+        observer.disconnect();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await startCall(customer.page);
+    // The customer's call screen shows while it rings.
+    await customer.page.getByText('Loading video call...').waitFor();
 
-      const dialog = incomingDialog(seller.page);
-      await dialog.waitFor({ timeout: paced(5000) });
-      expect(Date.now() - started).toBeLessThan(paced(5000));
-      await dialog.getByText(customer.name).waitFor();
-      await dialog.getByText('Incoming Video Call...').waitFor();
-      await seller.page.waitForFunction(
-        () => document.querySelector('[role="alertdialog"]')?.getAttribute('data-audio-state') === 'running',
-      );
-      expect(await seller.page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Accept');
-      await expectAccessible(seller.page, 'incoming call modal');
+    // The ring reaches the jeweller's open app within 3 s of the customer's tap: the initiate request, then the
+    // incoming event on the stream (bench:call-latency: 0.3-0.6 s from the initiate's answer to the modal on 2
+    // busy cores). A ring left to the 4 s incoming poll, or lost, fails.
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 10_000 });
+    const tapAt = await customer.page.evaluate(() => (window as unknown as { __tapAt: number }).__tapAt);
+    const ringAt = await seller.page.evaluate(() => (window as unknown as { __ringAt: number }).__ringAt);
+    const ringMs = ringAt - tapAt;
+    console.log(`tap → ringing modal: ${ringMs} ms`);
+    expect(ringMs).toBeLessThan(3000);
+    await dialog.getByText(customer.name).waitFor();
+    await dialog.getByText('Incoming Video Call...').waitFor();
+    await seller.page.waitForFunction(
+      () => document.querySelector('[role="alertdialog"]')?.getAttribute('data-audio-state') === 'running',
+    );
+    expect(await seller.page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Accept');
+    await expectAccessible(seller.page, 'incoming call modal');
 
-      await dialog.getByRole('button', { name: 'Accept' }).click();
-      await dialog.waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await dialog.waitFor({ state: 'detached' });
 
-      await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
-      await seller.page.getByText('In Call').waitFor();
-      await customer.page.getByText('In Call').waitFor();
-      await expectAccessible(customer.page, 'call modal (customer)');
+    await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
+    await seller.page.getByText('In Call').waitFor();
+    await customer.page.getByText('In Call').waitFor();
+    await expectAccessible(customer.page, 'call modal (customer)');
 
-      // Camera: the seller receives black frames once the customer turns the camera off.
-      expect(await remoteBrightness(seller.page)).toBeGreaterThan(20);
-      await customer.page.getByRole('button', { name: 'Turn off camera' }).click();
-      await customer.page.getByRole('button', { name: 'Turn on camera' }).waitFor();
-      await seller.page.waitForFunction(
+    // Camera: the seller receives black frames once the customer turns the camera off.
+    expect(await remoteBrightness(seller.page)).toBeGreaterThan(20);
+    await customer.page.getByRole('button', { name: 'Turn off camera' }).click();
+    await customer.page.getByRole('button', { name: 'Turn on camera' }).waitFor();
+    await seller.page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+        const c = document.createElement('canvas');
+        c.width = 32;
+        c.height = 24;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0, 32, 24);
+        const d = g.getImageData(0, 0, 32, 24).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+        return sum / (d.length / 4) / 3 < 5;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await customer.page.getByRole('button', { name: 'Turn on camera' }).click();
+    await seller.page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+        const c = document.createElement('canvas');
+        c.width = 32;
+        c.height = 24;
+        const g = c.getContext('2d')!;
+        g.drawImage(v, 0, 0, 32, 24);
+        const d = g.getImageData(0, 0, 32, 24).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+        return sum / (d.length / 4) / 3 > 20;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+
+    // Microphone: the customer receives audio energy until the seller mutes.
+    const audible = await receivedAudioEnergy(customer.page, 2000);
+    expect(audible).toBeGreaterThan(0);
+    await seller.page.getByRole('button', { name: 'Mute microphone' }).click();
+    await seller.page.getByRole('button', { name: 'Unmute microphone' }).waitFor();
+    await new Promise((r) => setTimeout(r, 500));
+    const muted = await receivedAudioEnergy(customer.page, 2000);
+    expect(muted).toBeLessThan(audible / 10);
+
+    // Hang-up ends the call on both sides.
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await customer.page.getByText('Call has ended.').first().waitFor();
+    await customer.page.getByTestId('remote-video').waitFor({ state: 'detached' });
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    await seller.page.getByText('In Call').waitFor({ state: 'detached' });
+
+    // Both history pages show the call with a duration.
+    await customer.page.goto('/call-history');
+    const customerRow = customer.page.getByRole('listitem').filter({ hasText: SHOP }).first();
+    await customerRow.waitFor();
+    await customerRow.getByText('Ended').waitFor();
+    expect(await customerRow.getByTestId('call-duration').textContent()).toMatch(/^\d\d:\d\d$/);
+    expect(await customerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
+    await expectAccessible(customer.page, '/call-history');
+
+    await seller.page.reload();
+    const sellerRow = seller.page.getByRole('listitem').filter({ hasText: customer.name }).first();
+    await sellerRow.waitFor();
+    await sellerRow.getByText('Ended').waitFor();
+    expect(await sellerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
+
+    await customer.context.close();
+    await seller.context.close();
+  }, 240_000);
+
+  it('reloading the page during a call rejoins the same call, on either side, without a second call', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
+
+    for (const [who, page, other] of [
+      ['customer', customer.page, seller.page],
+      ['seller', seller.page, customer.page],
+    ] as const) {
+      // The product's target, the other person's video again within 5 s of the reload, is measured by
+      // bench:call-latency (docs/benchmarks.md). Here the same call must come back on its own, within 3× the
+      // target: a rejoin that never happens, or waits on a slow path, still fails. On a 2-core machine busy
+      // with the rest of the suite the page's own load is most of the wait (the video token 2.9 s after the
+      // reload began, measured), so the target itself is no bound for a test.
+      const reloadedAt = Date.now();
+      await page.reload();
+      await page.waitForFunction(
         () => {
-          const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
-          const c = document.createElement('canvas');
-          c.width = 32;
-          c.height = 24;
-          const g = c.getContext('2d')!;
-          g.drawImage(v, 0, 0, 32, 24);
-          const d = g.getImageData(0, 0, 32, 24).data;
-          let sum = 0;
-          for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
-          return sum / (d.length / 4) / 3 < 5;
+          const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+          return !!v && v.videoWidth > 0 && v.currentTime > 0;
         },
         undefined,
-        { timeout: paced(10_000) },
+        // The bound above (3× the 5 s target), fixed: a rejoin that never comes, or comes by a slow path, fails.
+        { timeout: 15_000 },
       );
-      await customer.page.getByRole('button', { name: 'Turn on camera' }).click();
-      await seller.page.waitForFunction(
-        () => {
-          const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
-          const c = document.createElement('canvas');
-          c.width = 32;
-          c.height = 24;
-          const g = c.getContext('2d')!;
-          g.drawImage(v, 0, 0, 32, 24);
-          const d = g.getImageData(0, 0, 32, 24).data;
-          let sum = 0;
-          for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
-          return sum / (d.length / 4) / 3 > 20;
-        },
-        undefined,
-        { timeout: paced(10_000) },
+      console.log(
+        `${who} reload: remote video again ${Date.now() - reloadedAt} ms after the reload began; ${await callMarks(page)}`,
       );
+      await expectVideoFlowing(other);
+    }
+    const calls = await customer.page.evaluate(async () => {
+      const res = await fetch('/_api/calls/history');
+      return ((await res.json()) as { calls: { status: string }[] }).calls;
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].status).toBe('active');
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await customer.page.getByText('Call has ended.').first().waitFor();
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    await customer.context.close();
+    await seller.context.close();
+  }, 180_000);
 
-      // Microphone: the customer receives audio energy until the seller mutes.
-      const audible = await receivedAudioEnergy(customer.page, 2000);
-      expect(audible).toBeGreaterThan(0);
-      await seller.page.getByRole('button', { name: 'Mute microphone' }).click();
-      await seller.page.getByRole('button', { name: 'Unmute microphone' }).waitFor();
-      await new Promise((r) => setTimeout(r, 500));
-      const muted = await receivedAudioEnergy(customer.page, 2000);
-      expect(muted).toBeLessThan(audible / 10);
+  it('declining ends the call for the customer', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await customer.page.getByText('Call has ended.').first().waitFor({ timeout: 10_000 });
+    await customer.page.getByText('Loading video call...').waitFor({ state: 'detached' });
+    // Why it ended, and what to do next: call again, or browse the shop.
+    const ended = customer.page.getByRole('dialog', { name: 'The call did not go through' });
+    await ended.getByText(`${SHOP} couldn't take your call now.`).waitFor();
+    await ended.getByRole('button', { name: 'Try again' }).waitFor();
+    await expectAccessible(customer.page, 'declined call');
+    await ended.getByRole('link', { name: 'Browse the shop' }).click();
+    await ended.waitFor({ state: 'detached' });
+    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
+    await customer.page.goto('/call-history');
+    await customer.page
+      .getByRole('listitem')
+      .filter({ hasText: SHOP })
+      .first()
+      .getByText('Declined')
+      .waitFor();
+    await customer.context.close();
+    await seller.context.close();
+  }, 120_000);
 
-      // Hang-up ends the call on both sides.
-      await customer.page.getByRole('button', { name: 'End call' }).click();
-      await customer.page.getByText('Call has ended.').first().waitFor();
-      await customer.page.getByTestId('remote-video').waitFor({ state: 'detached' });
-      await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: paced(5000) });
-      await seller.page.getByText('In Call').waitFor({ state: 'detached' });
+  it('a hidden seller tab still rings (title changes); the caller closing the tab ends the call', async () => {
+    const seller = await sellerPage('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+    const title = await seller.page.title();
+    // Emulate a background tab.
+    await seller.page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const customer = await customerPage();
+    await startCall(customer.page);
+    await incomingDialog(seller.page).waitFor({ timeout: 10_000 });
+    await seller.page.waitForFunction(() => document.title === '📞 Incoming call — Nagai');
 
-      // Both history pages show the call with a duration.
-      await customer.page.goto('/call-history');
-      const customerRow = customer.page.getByRole('listitem').filter({ hasText: SHOP }).first();
-      await customerRow.waitFor();
-      await customerRow.getByText('Ended').waitFor();
-      expect(await customerRow.getByTestId('call-duration').textContent()).toMatch(/^\d\d:\d\d$/);
-      expect(await customerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
-      await expectAccessible(customer.page, '/call-history');
+    // The closing page ends the call (its pagehide beacon): the ring stops within 20 s, before the 30 s ring
+    // timeout would stop it anyway.
+    await customer.page.close({ runBeforeUnload: true });
+    await incomingDialog(seller.page).waitFor({ state: 'detached', timeout: 20_000 });
+    await seller.page.waitForFunction((t) => document.title === t, title);
+    await customer.context.close();
+    await seller.context.close();
+  }, 120_000);
 
-      await seller.page.reload();
-      const sellerRow = seller.page.getByRole('listitem').filter({ hasText: customer.name }).first();
-      await sellerRow.waitFor();
-      await sellerRow.getByText('Ended').waitFor();
-      expect(await sellerRow.getByTestId('call-duration').textContent()).not.toBe('00:00');
-
-      await customer.context.close();
-      await seller.context.close();
-    },
-    paced(120_000),
-  );
-
-  it(
-    'reloading the page during a call rejoins the same call, on either side, without a second call',
-    async () => {
-      const seller = await sellerPage('/seller/history');
-      const customer = await customerPage();
-      await startCall(customer.page);
-      const dialog = incomingDialog(seller.page);
-      await dialog.waitFor({ timeout: paced(5000) });
-      await dialog.getByRole('button', { name: 'Accept' }).click();
-      await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
-
-      for (const [who, page, other] of [
-        ['customer', customer.page, seller.page],
-        ['seller', seller.page, customer.page],
-      ] as const) {
-        // The product's target, the other person's video again within 5 s of the reload, is measured by
-        // bench:call-latency (docs/benchmarks.md). Here the same call must come back on its own, within 3× the
-        // target: a rejoin that never happens, or waits on a slow path, still fails. On a 2-core machine busy
-        // with the rest of the suite the page's own load is most of the wait (the video token 2.9 s after the
-        // reload began, measured), so the target itself is no bound for a test.
-        const reloadedAt = Date.now();
-        await page.reload();
-        await page.waitForFunction(
-          () => {
-            const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-            return !!v && v.videoWidth > 0 && v.currentTime > 0;
-          },
-          undefined,
-          { timeout: paced(15_000) },
-        );
-        console.log(
-          `${who} reload: remote video again ${Date.now() - reloadedAt} ms after the reload began; ${await callMarks(page)}`,
-        );
-        await expectVideoFlowing(other);
-      }
-      const calls = await customer.page.evaluate(async () => {
-        const res = await fetch('/_api/calls/history');
-        return ((await res.json()) as { calls: { status: string }[] }).calls;
-      });
-      expect(calls).toHaveLength(1);
-      expect(calls[0].status).toBe('active');
-      await customer.page.getByRole('button', { name: 'End call' }).click();
-      await customer.page.getByText('Call has ended.').first().waitFor();
-      await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: paced(5000) });
-      await customer.context.close();
-      await seller.context.close();
-    },
-    paced(90_000),
-  );
-
-  it(
-    'declining ends the call for the customer',
-    async () => {
-      const seller = await sellerPage('/seller/history');
-      const customer = await customerPage();
-      await startCall(customer.page);
-      const dialog = incomingDialog(seller.page);
-      await dialog.waitFor({ timeout: paced(5000) });
-      await dialog.getByRole('button', { name: 'Decline' }).click();
-      await dialog.waitFor({ state: 'detached' });
-      await customer.page
-        .getByText('Call has ended.')
-        .first()
-        .waitFor({ timeout: paced(5000) });
-      await customer.page.getByText('Loading video call...').waitFor({ state: 'detached' });
-      // Why it ended, and what to do next: call again, or browse the shop.
-      const ended = customer.page.getByRole('dialog', { name: 'The call did not go through' });
-      await ended.getByText(`${SHOP} couldn't take your call now.`).waitFor();
-      await ended.getByRole('button', { name: 'Try again' }).waitFor();
-      await expectAccessible(customer.page, 'declined call');
-      await ended.getByRole('link', { name: 'Browse the shop' }).click();
-      await ended.waitFor({ state: 'detached' });
-      await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
-      await customer.page.goto('/call-history');
-      await customer.page
-        .getByRole('listitem')
-        .filter({ hasText: SHOP })
-        .first()
-        .getByText('Declined')
-        .waitFor();
-      await customer.context.close();
-      await seller.context.close();
-    },
-    paced(60_000),
-  );
-
-  it(
-    'a hidden seller tab still rings (title changes); the caller closing the tab ends the call',
-    async () => {
-      const seller = await sellerPage('/seller/history');
-      await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-      const title = await seller.page.title();
-      // Emulate a background tab.
-      await seller.page.evaluate(() => {
-        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
-        document.dispatchEvent(new Event('visibilitychange'));
-      });
-      const customer = await customerPage();
-      await startCall(customer.page);
-      await incomingDialog(seller.page).waitFor({ timeout: paced(5000) });
-      await seller.page.waitForFunction(() => document.title === '📞 Incoming call — Nagai');
-
-      await customer.page.close({ runBeforeUnload: true });
-      await incomingDialog(seller.page).waitFor({ state: 'detached', timeout: paced(8000) });
-      await seller.page.waitForFunction((t) => document.title === t, title);
-      await customer.context.close();
-      await seller.context.close();
-    },
-    paced(60_000),
-  );
-
-  it(
-    'an unanswered call becomes missed after 30 s',
-    async () => {
-      const seller = await sellerPage('/seller/history');
-      const customer = await customerPage();
-      // The server's ring timeout (tests/e2e/support/global-setup.ts passes it on).
-      const ringMs = Number(process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000');
-      const beforeStart = Date.now();
-      await startCall(customer.page);
-      const dialog = incomingDialog(seller.page);
-      await dialog.waitFor({ timeout: paced(5000) });
-      // The server expires the call 30 s after it started; both sides drop it on their next poll, not before.
-      await dialog.waitFor({ state: 'detached', timeout: paced(40_000) });
-      expect(Date.now() - beforeStart).toBeGreaterThanOrEqual(ringMs);
-      await customer.page
-        .getByText('Loading video call...')
-        .waitFor({ state: 'detached', timeout: paced(5000) });
-      await customer.page.getByRole('dialog').getByText(`No answer from ${SHOP}.`).waitFor();
-      await customer.page.goto('/call-history');
-      await customer.page
-        .getByRole('listitem')
-        .filter({ hasText: SHOP })
-        .first()
-        .getByText('Missed')
-        .waitFor();
-      await customer.context.close();
-      await seller.context.close();
-    },
-    paced(60_000),
-  );
+  it('an unanswered call becomes missed after 30 s', async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    // The server's ring timeout (tests/e2e/support/global-setup.ts passes it on).
+    const ringMs = Number(process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000');
+    const beforeStart = Date.now();
+    await startCall(customer.page);
+    // The call exists by now ("Call initiated successfully." has shown): its ring timeout runs from before this.
+    const placedBy = Date.now();
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 10_000 });
+    // The server expires the call ringMs after it started, not before; it notices by its sweep (every 5 s,
+    // CALLS_SWEEP_INTERVAL_MS) or a poll of the call, and both sides hear of it by the event stream. So the ring
+    // stops within the ring timeout + 5 s sweep + 3 s to deliver and draw it; a call left ringing fails.
+    await dialog.waitFor({ state: 'detached', timeout: ringMs + 20_000 });
+    expect(Date.now() - beforeStart).toBeGreaterThanOrEqual(ringMs);
+    expect(Date.now() - placedBy).toBeLessThan(ringMs + 5000 + 3000);
+    await customer.page.getByText('Loading video call...').waitFor({ state: 'detached', timeout: 10_000 });
+    await customer.page.getByRole('dialog').getByText(`No answer from ${SHOP}.`).waitFor();
+    await customer.page.goto('/call-history');
+    await customer.page.getByRole('listitem').filter({ hasText: SHOP }).first().getByText('Missed').waitFor();
+    await customer.context.close();
+    await seller.context.close();
+  }, 120_000);
 });

@@ -2,7 +2,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
 import { expectStill, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 const STORE = 'lakshmi-jewellers';
 
@@ -84,7 +83,7 @@ describe('feedback that behaves', () => {
 
     // Back online, nobody taps anything: the error goes and the list loads.
     await context.setOffline(false);
-    await error.waitFor({ state: 'detached', timeout: paced(10_000) });
+    await error.waitFor({ state: 'detached', timeout: 20_000 });
     await page
       .getByTestId('order-total')
       .or(page.getByText('There are no orders matching the current filters.'))

@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -182,7 +181,7 @@ describe('landing', () => {
     const stats = page.getByTestId('seller-pitch-stats');
     await stats.waitFor();
     await expect
-      .poll(() => stats.locator('dd').allTextContents(), { timeout: paced(15_000) })
+      .poll(() => stats.locator('dd').allTextContents(), { timeout: 30_000 })
       .toEqual([live.verifiedJewelers.toLocaleString('en-IN'), live.monthlyBuyers.toLocaleString('en-IN')]);
     expect(await stats.locator('dt').allTextContents()).toEqual([
       live.verifiedJewelers === 1 ? 'verified jeweller' : 'verified jewellers',

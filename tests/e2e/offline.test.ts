@@ -2,7 +2,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 const STORE = 'lakshmi-jewellers';
 const OFFLINE = 'You are offline. Showing what you viewed before.';
@@ -82,7 +81,8 @@ describe('offline browsing', () => {
     // Back online: a short confirmation, then the banner goes away.
     await context.setOffline(false);
     await page.getByRole('status').filter({ hasText: 'You are back online.' }).waitFor();
-    await page.getByText('You are back online.').waitFor({ state: 'detached', timeout: paced(6000) });
+    // The confirmation shows for 3 s (BACK_ONLINE_MS in offline-banner.tsx): gone within that plus 3 s.
+    await page.getByText('You are back online.').waitFor({ state: 'detached', timeout: 3000 + 3000 });
     expect(await page.getByText(OFFLINE).count()).toBe(0);
     await context.close();
   });

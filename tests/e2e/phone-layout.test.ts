@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/catalog';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { baseUrl, launchBrowser, phoneIn } from './support/browser';
-import { paced } from '../support/pace';
 
 /**
  * No page scrolls sideways on a 360 × 640 phone, in English or in Tamil (docs/product-rules.md): every page a
@@ -79,7 +78,7 @@ function overflowReport(page: Page): Promise<string | null> {
 
 /** Waits for the page's content, lets late layout (fonts, images) settle, and fails on sideways overflow. */
 async function expectFits(page: Page, label: string, ready: Locator) {
-  await ready.first().waitFor({ timeout: paced(20_000) });
+  await ready.first().waitFor({ timeout: 40_000 });
   await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.waitForTimeout(250);

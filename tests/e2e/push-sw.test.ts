@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppointmentPush, CallbackRequestPush, IncomingCallPush } from '../../api/contract/push';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
 import { baseUrl, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 /**
  * The service worker's side of web push (issue 7 §5): a push message is delivered into the REAL, built
@@ -41,7 +40,7 @@ async function sellerPage(context: BrowserContext): Promise<Page> {
   });
   await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
-    timeout: paced(15_000),
+    timeout: 30_000,
   });
   return page;
 }
@@ -195,7 +194,7 @@ describe('push in the service worker', () => {
     });
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { swMessages: unknown[] }).swMessages), {
-        timeout: paced(5_000),
+        timeout: 10_000,
         interval: 50,
       })
       .toContainEqual({ type: 'poll-incoming-calls', callId });
@@ -219,7 +218,7 @@ describe('push in the service worker', () => {
     expect(shown.data).toEqual({ callId });
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { swMessages: unknown[] }).swMessages), {
-        timeout: paced(5_000),
+        timeout: 10_000,
         interval: 50,
       })
       .toContainEqual({ type: 'poll-incoming-calls', callId });

@@ -2,7 +2,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 /**
  * The seller's 'Ring me on this device' switch. Headless Chromium has no push service to subscribe with, so
@@ -116,7 +115,7 @@ describe('push opt-in', () => {
     const section = await openVideoSettings(page);
     const toggle = section.getByRole('switch', { name: SWITCH });
     await toggle.waitFor();
-    await expect.poll(() => toggle.isDisabled(), { timeout: paced(15_000) }).toBe(false);
+    await expect.poll(() => toggle.isDisabled(), { timeout: 30_000 }).toBe(false);
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
 
     const subscribed = page.waitForResponse((r) => r.url().endsWith('/_api/push/subscribe'));

@@ -15,7 +15,6 @@ import {
   launchBrowser,
   newContext,
 } from './support/browser';
-import { paced } from '../support/pace';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
 
@@ -261,85 +260,79 @@ describe('updates', () => {
     });
   }
 
-  it(
-    'asks before reloading, and never reloads during a call',
-    async () => {
-      const context = await proxiedContext();
-      await context.grantPermissions(['camera', 'microphone']);
-      const page = await controlledPage(context, '/lakshmi-jewellers');
-      // A customer of this browser (signed up through the page, so through the same origin).
-      const registered = await page.evaluate(async () => {
-        const res = await fetch('/_api/auth/register_with_password', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            email: `update-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`,
-            password: 'Secret#2026',
-            displayName: 'Meena Raman',
-          }),
-        });
-        return res.status;
+  it('asks before reloading, and never reloads during a call', async () => {
+    const context = await proxiedContext();
+    await context.grantPermissions(['camera', 'microphone']);
+    const page = await controlledPage(context, '/lakshmi-jewellers');
+    // A customer of this browser (signed up through the page, so through the same origin).
+    const registered = await page.evaluate(async () => {
+      const res = await fetch('/_api/auth/register_with_password', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          email: `update-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`,
+          password: 'Secret#2026',
+          displayName: 'Meena Raman',
+        }),
       });
-      expect(registered).toBe(201);
-      await page.reload();
-      await page.evaluate(() => localStorage.setItem('nagai-query-cache', '{"stale":true}'));
-      await deployNewVersion(page);
+      return res.status;
+    });
+    expect(registered).toBe(201);
+    await page.reload();
+    await page.evaluate(() => localStorage.setItem('nagai-query-cache', '{"stale":true}'));
+    await deployNewVersion(page);
 
-      const prompt = page.getByRole('region', { name: 'App update' });
-      await prompt.getByText('A new version is available.').waitFor({ timeout: paced(15_000) });
-      await expectAccessible(page, 'update prompt');
+    const prompt = page.getByRole('region', { name: 'App update' });
+    await prompt.getByText('A new version is available.').waitFor({ timeout: 30_000 });
+    await expectAccessible(page, 'update prompt');
 
-      // A call is under way: the customer rings the shop.
-      await page.evaluate(() => {
-        (window as unknown as { marker: string }).marker = 'same page';
-      });
-      await page.getByRole('button', { name: 'Video Call', exact: true }).click();
-      await page.getByText('Loading video call...').waitFor();
-      // The call's screen is a modal dialog that covers the page and hides the rest from assistive technology
-      // (a pointer click on the prompt would land outside the dialog): the prompt's Reload is pressed as its
-      // own element, and the prompt is found by its label.
-      const covered = page.locator('[aria-label="App update"]');
-      await page.evaluate(() => {
-        const region = document.querySelector('[aria-label="App update"]');
-        const button = [...(region?.querySelectorAll('button') ?? [])].find(
-          (b) => b.textContent === 'Reload',
-        );
-        button?.click();
-      });
-      await covered.getByText('The new version will load when your call ends.').waitFor();
-      await expectStill(
-        () => page.evaluate(() => (window as unknown as { marker?: string }).marker),
-        'same page',
-        1500,
-        'no reload during the call',
-      );
+    // A call is under way: the customer rings the shop.
+    await page.evaluate(() => {
+      (window as unknown as { marker: string }).marker = 'same page';
+    });
+    await page.getByRole('button', { name: 'Video Call', exact: true }).click();
+    await page.getByText('Loading video call...').waitFor();
+    // The call's screen is a modal dialog that covers the page and hides the rest from assistive technology
+    // (a pointer click on the prompt would land outside the dialog): the prompt's Reload is pressed as its
+    // own element, and the prompt is found by its label.
+    const covered = page.locator('[aria-label="App update"]');
+    await page.evaluate(() => {
+      const region = document.querySelector('[aria-label="App update"]');
+      const button = [...(region?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Reload');
+      button?.click();
+    });
+    await covered.getByText('The new version will load when your call ends.').waitFor();
+    await expectStill(
+      () => page.evaluate(() => (window as unknown as { marker?: string }).marker),
+      'same page',
+      1500,
+      'no reload during the call',
+    );
 
-      // The call ends: the new version takes over and the page reloads once.
-      const reloaded = page.waitForEvent('load', { timeout: paced(15_000) });
-      await page.evaluate(async () => {
-        const { calls } = (await (await fetch('/_api/calls/history')).json()) as {
-          calls: { callId: number }[];
-        };
-        await fetch('/_api/call/end', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ callId: calls[0].callId }),
-        });
+    // The call ends: the new version takes over and the page reloads once.
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
+    await page.evaluate(async () => {
+      const { calls } = (await (await fetch('/_api/calls/history')).json()) as {
+        calls: { callId: number }[];
+      };
+      await fetch('/_api/call/end', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ callId: calls[0].callId }),
       });
-      await reloaded;
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-      expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBeUndefined();
-      const state = await page.evaluate(async () => {
-        const reg = await navigator.serviceWorker.getRegistration();
-        return { waiting: !!reg?.waiting, cache: localStorage.getItem('nagai-query-cache') };
-      });
-      expect(state.waiting).toBe(false); // the new version is the active one
-      expect(state.cache).not.toBe('{"stale":true}'); // the old version's persisted queries are gone
-      expect(await page.getByRole('region', { name: 'App update' }).count()).toBe(0);
-      await context.close();
-    },
-    paced(120_000),
-  );
+    });
+    await reloaded;
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBeUndefined();
+    const state = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      return { waiting: !!reg?.waiting, cache: localStorage.getItem('nagai-query-cache') };
+    });
+    expect(state.waiting).toBe(false); // the new version is the active one
+    expect(state.cache).not.toBe('{"stale":true}'); // the old version's persisted queries are gone
+    expect(await page.getByRole('region', { name: 'App update' }).count()).toBe(0);
+    await context.close();
+  }, 240_000);
 
   it('Later hides the prompt without reloading', async () => {
     const context = await proxiedContext();
@@ -349,7 +342,7 @@ describe('updates', () => {
       (window as unknown as { marker: string }).marker = 'same page';
     });
     const prompt = page.getByRole('region', { name: 'App update' });
-    await prompt.getByRole('button', { name: 'Later' }).click({ timeout: paced(15_000) });
+    await prompt.getByRole('button', { name: 'Later' }).click({ timeout: 30_000 });
     await prompt.waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
     await context.close();

@@ -1,7 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 /**
  * What Swarnam's state is now. Its demo hours (api/src/seeds/demo.ts) are Sunday 10:00–13:00 in Kolkata, which
@@ -54,7 +53,7 @@ describe('shop hours and away (issue #22)', () => {
       // (The server's page says "Closed now" until the app runs.)
       await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
       await expect
-        .poll(() => state.textContent(), { timeout: paced(5000) })
+        .poll(() => state.textContent(), { timeout: 10_000 })
         .toMatch(/^(Back at \d\d:\d\d|Opens (Sunday|\d+ \w+) \d\d:\d\d)$/);
       // No call button for a closed shop.
       expect(await header.getByRole('button', { name: 'Video Call' }).count()).toBe(0);

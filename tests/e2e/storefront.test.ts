@@ -1,7 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
-import { paced } from '../support/pace';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -62,7 +61,7 @@ describe('storefront', () => {
     // Once the app has asked who is signed in (a tap before that goes to the call page instead).
     await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Video call Lakshmi Jewellers' }).first().click();
-    await dialog.waitFor({ timeout: paced(10_000) });
+    await dialog.waitFor({ timeout: 20_000 });
     await dialog.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL(/\/customer\/login\?tab=register$/);
     await page.getByRole('tab', { name: 'Create Account', selected: true }).waitFor();

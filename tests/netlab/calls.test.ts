@@ -9,7 +9,6 @@ import {
   waitForText,
   type FirefoxPage,
 } from '../e2e/support/firefox';
-import { paced } from '../support/pace';
 
 /**
  * Calls between real networks: a customer and a jeweller, each behind their own symmetric NAT, the API and
@@ -41,7 +40,7 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     await lab.startApi();
     customerBrowser = await lab.launchBrowser('customer');
     jewellerBrowser = await lab.launchBrowser('jeweller');
-  }, paced(180_000));
+  }, 360_000);
   afterAll(async () => {
     await lab?.down();
   });
@@ -213,55 +212,47 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     });
   }
 
-  it(
-    'connects through our relay, and only through it',
-    async () => {
-      const j = await jeweller();
-      const c = await customer();
+  it('connects through our relay, and only through it', async () => {
+    const j = await jeweller();
+    const c = await customer();
+    const acceptedAt = await connectCall(c, j);
+    await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+    const firstFrameMs = Date.now() - acceptedAt;
+    for (const page of [c.page, j.page]) {
+      const pair = await selectedPair(page);
+      expect(pair, lab.logs().slice(-4000)).not.toBeNull();
+      // Behind two symmetric NATs a path exists only through the relay: on each side one end is a relay.
+      expect([pair!.local, pair!.remote]).toContain('relay');
+    }
+    expect(firstFrameMs).toBeLessThan(10_000);
+    await c.page.getByRole('button', { name: 'End call' }).click();
+    await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    await c.context.close();
+    await j.context.close();
+  }, 240_000);
+
+  it("the customer's network drops all UDP: the call connects through the relay over TLS on 443", async () => {
+    lab.customerUdpBlocked(true);
+    const j = await jeweller();
+    const c = await customer();
+    try {
       const acceptedAt = await connectCall(c, j);
       await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
       const firstFrameMs = Date.now() - acceptedAt;
-      for (const page of [c.page, j.page]) {
-        const pair = await selectedPair(page);
-        expect(pair, lab.logs().slice(-4000)).not.toBeNull();
-        // Behind two symmetric NATs a path exists only through the relay: on each side one end is a relay.
-        expect([pair!.local, pair!.remote]).toContain('relay');
-      }
+      console.log(
+        `UDP dropped, TURN over TLS: accept to first remote frame on both sides ${firstFrameMs} ms`,
+      );
+      // The customer's only way out is TCP: its end of the pair is a relay it reaches over TLS.
+      const pair = await selectedPair(c.page);
+      expect(pair, lab.logs().slice(-4000)).toMatchObject({ local: 'relay', relayProtocol: 'tls' });
       expect(firstFrameMs).toBeLessThan(10_000);
       await c.page.getByRole('button', { name: 'End call' }).click();
       await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
-      await c.context.close();
-      await j.context.close();
-    },
-    paced(120_000),
-  );
-
-  it(
-    "the customer's network drops all UDP: the call connects through the relay over TLS on 443",
-    async () => {
-      lab.customerUdpBlocked(true);
-      const j = await jeweller();
-      const c = await customer();
-      try {
-        const acceptedAt = await connectCall(c, j);
-        await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
-        const firstFrameMs = Date.now() - acceptedAt;
-        console.log(
-          `UDP dropped, TURN over TLS: accept to first remote frame on both sides ${firstFrameMs} ms`,
-        );
-        // The customer's only way out is TCP: its end of the pair is a relay it reaches over TLS.
-        const pair = await selectedPair(c.page);
-        expect(pair, lab.logs().slice(-4000)).toMatchObject({ local: 'relay', relayProtocol: 'tls' });
-        expect(firstFrameMs).toBeLessThan(10_000);
-        await c.page.getByRole('button', { name: 'End call' }).click();
-        await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
-      } finally {
-        lab.customerUdpBlocked(false);
-        await hangUpAndClose(c, j);
-      }
-    },
-    paced(120_000),
-  );
+    } finally {
+      lab.customerUdpBlocked(false);
+      await hangUpAndClose(c, j);
+    }
+  }, 240_000);
 
   /** Video frames and audio energy this page has received so far (inbound-rtp totals). */
   function received(page: Page) {
@@ -305,58 +296,54 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
     });
   }
 
-  it(
-    "the customer's link down for 10 s: the same call recovers, no redial, no second call record",
-    async () => {
-      const j = await jeweller();
-      const c = await customer();
-      try {
-        const initiations: string[] = [];
-        c.page.on('request', (r) => {
-          if (r.url().includes('/_api/call/initiate')) initiations.push(r.url());
-        });
-        await connectCall(c, j);
-        await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
-        await new Promise((r) => setTimeout(r, 2000));
+  it("the customer's link down for 10 s: the same call recovers, no redial, no second call record", async () => {
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      const initiations: string[] = [];
+      c.page.on('request', (r) => {
+        if (r.url().includes('/_api/call/initiate')) initiations.push(r.url());
+      });
+      await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+      await new Promise((r) => setTimeout(r, 2000));
 
-        lab.customerLink(false);
-        const downAt = Date.now();
-        // Both sides say what is happening, with a running timer: the customer's own network is gone, the
-        // jeweller waits for the customer.
-        await c.page
-          .getByTestId('reconnecting')
-          .filter({ hasText: /^Reconnecting… \d:\d\d$/ })
-          .waitFor({ timeout: 9_500 });
-        await j.page
-          .getByTestId('reconnecting')
-          .filter({ hasText: new RegExp(`^${c.name}'s connection dropped, waiting… \\d:\\d\\d$`) })
-          .waitFor({ timeout: Math.max(1000, 10_000 - (Date.now() - downAt)) });
-        await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
-        const [cBefore, jBefore] = [(await received(c.page)).frames, (await received(j.page)).frames];
-        const upAt = Date.now();
-        lab.customerLink(true);
+      lab.customerLink(false);
+      const downAt = Date.now();
+      // Both sides say what is happening, with a running timer: the customer's own network is gone, the
+      // jeweller waits for the customer.
+      await c.page
+        .getByTestId('reconnecting')
+        .filter({ hasText: /^Reconnecting… \d:\d\d$/ })
+        .waitFor({ timeout: 9_500 });
+      await j.page
+        .getByTestId('reconnecting')
+        .filter({ hasText: new RegExp(`^${c.name}'s connection dropped, waiting… \\d:\\d\\d$`) })
+        .waitFor({ timeout: Math.max(1000, 10_000 - (Date.now() - downAt)) });
+      await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
+      const [cBefore, jBefore] = [(await received(c.page)).frames, (await received(j.page)).frames];
+      const upAt = Date.now();
+      lab.customerLink(true);
 
-        const [cBack, jBack] = await Promise.all([
-          framesAfter(c.page, cBefore, 20_000),
-          framesAfter(j.page, jBefore, 20_000),
-        ]);
-        console.log(
-          `reconnect after a 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
-        );
-        await c.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
-        await j.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
-        expect(initiations).toHaveLength(1);
-        expect(await historyCount(c.page)).toBe(1);
-        await c.page.getByTestId('remote-video').waitFor();
-        await j.page.getByTestId('remote-video').waitFor();
-        await c.page.getByRole('button', { name: 'End call' }).click();
-      } finally {
-        lab.customerLink(true);
-        await hangUpAndClose(c, j);
-      }
-    },
-    paced(120_000),
-  );
+      const [cBack, jBack] = await Promise.all([
+        framesAfter(c.page, cBefore, 20_000),
+        framesAfter(j.page, jBefore, 20_000),
+      ]);
+      console.log(
+        `reconnect after a 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
+      );
+      await c.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
+      await j.page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 5000 });
+      expect(initiations).toHaveLength(1);
+      expect(await historyCount(c.page)).toBe(1);
+      await c.page.getByTestId('remote-video').waitFor();
+      await j.page.getByTestId('remote-video').waitFor();
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerLink(true);
+      await hangUpAndClose(c, j);
+    }
+  }, 240_000);
 
   /** In a Firefox page: every RTCPeerConnection, for its statistics. */
   const FIREFOX_WATCH = `(() => {
@@ -381,245 +368,235 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
       return frames;
     });
 
-  it(
-    'a Firefox customer and a Chromium jeweller through the relay: ring, accept, video both ways, back after a 10 s outage',
-    async () => {
-      const firefox = await lab.launchFirefox('customer');
-      const j = await jeweller();
-      const { context, page } = await firefoxPage(firefox, ORIGIN, { mobile: true, watch: FIREFOX_WATCH });
-      try {
-        const name = `Meena ${Math.random().toString(36).slice(2, 6)}`;
-        const reg = await postFromPage(page, '/_api/auth/register_with_password', {
-          email: `lab-ff-${Date.now().toString(36)}@example.test`,
-          password: 'Secret#2026',
-          displayName: name,
+  it('a Firefox customer and a Chromium jeweller through the relay: ring, accept, video both ways, back after a 10 s outage', async () => {
+    const firefox = await lab.launchFirefox('customer');
+    const j = await jeweller();
+    const { context, page } = await firefoxPage(firefox, ORIGIN, { mobile: true, watch: FIREFOX_WATCH });
+    try {
+      const name = `Meena ${Math.random().toString(36).slice(2, 6)}`;
+      const reg = await postFromPage(page, '/_api/auth/register_with_password', {
+        email: `lab-ff-${Date.now().toString(36)}@example.test`,
+        password: 'Secret#2026',
+        displayName: name,
+      });
+      expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+      await page.goto(`${ORIGIN}${STORE}`);
+      await waitForText(page, SHOP, { timeout: 30_000 });
+
+      // Ring, accept.
+      await clickButton(page, 'Video Call');
+      const dialog = j.page.getByRole('alertdialog');
+      await dialog
+        .getByText(name)
+        .waitFor({ timeout: 15_000 })
+        .catch(async (err: Error) => {
+          const seen = await page
+            .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
+            .catch(() => '?');
+          throw new Error(`${err.message}\nthe customer's page showed: ${seen}`);
         });
-        expect(reg.status, JSON.stringify(reg.body)).toBe(201);
-        await page.goto(`${ORIGIN}${STORE}`);
-        await waitForText(page, SHOP, { timeout: 30_000 });
+      const acceptedAt = Date.now();
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await Promise.all([
+        page.waitForFunction(
+          () => {
+            const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+            return !!v && v.videoWidth > 0 && v.currentTime > 0;
+          },
+          { timeout: 20_000, polling: 50 },
+        ),
+        remoteVideo(j.page, 20_000),
+      ]);
+      console.log(
+        `Firefox customer ↔ Chromium jeweller, relayed: first remote frame on both sides ${Date.now() - acceptedAt} ms after the accept`,
+      );
+      // Behind two symmetric NATs only the relay joins them.
+      const pair = await selectedPair(j.page);
+      expect([pair?.local, pair?.remote], lab.logs().slice(-4000)).toContain('relay');
 
-        // Ring, accept.
-        await clickButton(page, 'Video Call');
-        const dialog = j.page.getByRole('alertdialog');
-        await dialog
-          .getByText(name)
-          .waitFor({ timeout: 15_000 })
-          .catch(async (err: Error) => {
-            const seen = await page
-              .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
-              .catch(() => '?');
-            throw new Error(`${err.message}\nthe customer's page showed: ${seen}`);
-          });
-        const acceptedAt = Date.now();
-        await dialog.getByRole('button', { name: 'Accept' }).click();
-        await Promise.all([
-          page.waitForFunction(
-            () => {
-              const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-              return !!v && v.videoWidth > 0 && v.currentTime > 0;
-            },
-            { timeout: 20_000, polling: 50 },
-          ),
-          remoteVideo(j.page, 20_000),
-        ]);
-        console.log(
-          `Firefox customer ↔ Chromium jeweller, relayed: first remote frame on both sides ${Date.now() - acceptedAt} ms after the accept`,
-        );
-        // Behind two symmetric NATs only the relay joins them.
-        const pair = await selectedPair(j.page);
-        expect([pair?.local, pair?.remote], lab.logs().slice(-4000)).toContain('relay');
-
-        // The customer's network gone for 10 s: the same call comes back on both sides.
-        await new Promise((r) => setTimeout(r, 2000));
-        lab.customerLink(false);
-        await new Promise((r) => setTimeout(r, 10_000));
-        const [cBefore, jBefore] = [await firefoxFrames(page), (await received(j.page)).frames];
-        const upAt = Date.now();
-        lab.customerLink(true);
-        const firefoxBack = async () => {
-          for (;;) {
-            if ((await firefoxFrames(page)) > cBefore + 10) return Date.now();
-            if (Date.now() - upAt > 20_000) throw new Error('no new video frames in Firefox within 20 s');
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        };
-        const [cBack, jBack] = await Promise.all([firefoxBack(), framesAfter(j.page, jBefore, 20_000)]);
-        console.log(
-          `Firefox ↔ Chromium, 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
-        );
-        // The same call: the customer placed one.
-        const placed = await page.evaluate(async () => {
+      // The customer's network gone for 10 s: the same call comes back on both sides.
+      await new Promise((r) => setTimeout(r, 2000));
+      lab.customerLink(false);
+      await new Promise((r) => setTimeout(r, 10_000));
+      const [cBefore, jBefore] = [await firefoxFrames(page), (await received(j.page)).frames];
+      const upAt = Date.now();
+      lab.customerLink(true);
+      const firefoxBack = async () => {
+        for (;;) {
+          if ((await firefoxFrames(page)) > cBefore + 10) return Date.now();
+          if (Date.now() - upAt > 20_000) throw new Error('no new video frames in Firefox within 20 s');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const [cBack, jBack] = await Promise.all([firefoxBack(), framesAfter(j.page, jBefore, 20_000)]);
+      console.log(
+        `Firefox ↔ Chromium, 10 s outage: customer ${cBack - upAt} ms, jeweller ${jBack - upAt} ms after link up`,
+      );
+      // The same call: the customer placed one.
+      const placed = await page.evaluate(async () => {
+        const res = await fetch('/_api/calls/history');
+        return ((await res.json()) as { calls: unknown[] }).calls.length;
+      });
+      expect(placed).toBe(1);
+      await clickButton(page, 'End call');
+      await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      lab.customerLink(true);
+      await page
+        .evaluate(async () => {
           const res = await fetch('/_api/calls/history');
-          return ((await res.json()) as { calls: unknown[] }).calls.length;
-        });
-        expect(placed).toBe(1);
-        await clickButton(page, 'End call');
-        await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
-      } finally {
-        lab.customerLink(true);
-        await page
-          .evaluate(async () => {
-            const res = await fetch('/_api/calls/history');
-            const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
-            for (const call of calls.filter((x) => ['pending', 'ringing', 'active'].includes(x.status)))
-              await fetch('/_api/call/end', {
-                method: 'POST',
-                headers: { 'Content-Type': 'application/json' },
-                body: JSON.stringify({ callId: call.callId }),
-              });
-          })
-          .catch(() => undefined);
-        await context.close().catch(() => undefined);
-        await firefox.close().catch(() => undefined);
-        await j.context.close().catch(() => undefined);
-      }
-    },
-    paced(150_000),
-  );
+          const { calls } = (await res.json()) as { calls: { callId: number; status: string }[] };
+          for (const call of calls.filter((x) => ['pending', 'ringing', 'active'].includes(x.status)))
+            await fetch('/_api/call/end', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ callId: call.callId }),
+            });
+        })
+        .catch(() => undefined);
+      await context.close().catch(() => undefined);
+      await firefox.close().catch(() => undefined);
+      await j.context.close().catch(() => undefined);
+    }
+  }, 300_000);
 
-  it(
-    '300 ms round trip and 3% loss: video within 3 s of accepting, audio continuous',
-    async () => {
-      await lab.customerDelay(150);
-      lab.customerLoss(3);
-      const j = await jeweller();
-      const c = await customer();
-      try {
-        // Three calls in a row (3% random loss makes one call's figure noisy: a lost packet of a request costs
-        // a retransmission); the jeweller picks up each after two seconds of ringing.
-        const firstFrames: number[] = [];
-        let acceptedAt = 0;
-        for (let i = 0; i < 3; i++) {
-          if (i > 0) {
-            await c.page.getByRole('button', { name: 'End call' }).click();
-            await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 15_000 });
-            // The call's summary comes up on both sides; closing it returns to the shop.
-            for (const p of [c.page, j.page]) {
-              const summary = p.getByTestId('call-ended');
-              await summary.waitFor({ timeout: 15_000 });
-              await summary.getByRole('button', { name: 'Close' }).click();
-            }
-            await c.page
-              .getByRole('button', { name: 'Video Call', exact: true })
-              .waitFor({ timeout: 15_000 });
+  it('300 ms round trip and 3% loss: video within 4 s of accepting (median of three calls, none over 8 s), audio continuous', async () => {
+    await lab.customerDelay(150);
+    lab.customerLoss(3);
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      // Three calls in a row (3% random loss makes one call's figure noisy: a lost packet of a request costs
+      // a retransmission); the jeweller picks up each after two seconds of ringing.
+      const firstFrames: number[] = [];
+      let acceptedAt = 0;
+      for (let i = 0; i < 3; i++) {
+        if (i > 0) {
+          await c.page.getByRole('button', { name: 'End call' }).click();
+          await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 15_000 });
+          // The call's summary comes up on both sides; closing it returns to the shop.
+          for (const p of [c.page, j.page]) {
+            const summary = p.getByTestId('call-ended');
+            await summary.waitFor({ timeout: 15_000 });
+            await summary.getByRole('button', { name: 'Close' }).click();
           }
-          acceptedAt = await connectCall(c, j, 2000);
-          await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
-          firstFrames.push(Date.now() - acceptedAt);
+          await c.page.getByRole('button', { name: 'Video Call', exact: true }).waitFor({ timeout: 15_000 });
         }
-        console.log(
-          `300 ms RTT, 3% loss: accept to first remote frame on both sides ${firstFrames.join(', ')} ms`,
-        );
-        for (const [who, page] of [
-          ['customer', c.page],
-          ['jeweller', j.page],
-        ] as const) {
-          const marks = await page.evaluate(() =>
-            performance
-              .getEntriesByType('mark')
-              .filter((m) => m.name.startsWith('call:'))
-              .map((m) => [m.name, Math.round(performance.timeOrigin + m.startTime)] as const),
-          );
-          console.log(
-            who,
-            marks
-              .filter(([, t]) => t >= acceptedAt - 3000)
-              .map(([n, t]) => `${n.slice(5)}@${t - acceptedAt}`)
-              .join(' '),
-          );
-        }
-        const a = await received(j.page);
-        await new Promise((r) => setTimeout(r, 5000));
-        const b = await received(j.page);
-        const concealment = (b.concealed - a.concealed) / Math.max(1, b.samples - a.samples);
-        console.log(
-          `audio over 5 s: ${b.samples - a.samples} samples, ${(concealment * 100).toFixed(1)}% concealed; ${b.frames - a.frames} video frames`,
-        );
-        // Audio keeps coming: energy, samples, and loss concealment on a small share only.
-        expect(b.energy - a.energy).toBeGreaterThan(0);
-        expect(b.samples - a.samples).toBeGreaterThan(0);
-        expect(concealment).toBeLessThan(0.15);
-        // The aim is 2 s: the caller's offer went out while the phone rang and the jeweller's browser set it; the
-        // answer travels inside the accept and reaches the caller in the same event-stream batch as 'accepted';
-        // then relayed ICE, DTLS and the first key frame over the slow link. bench:netlab measures it (median
-        // 1.9 s at load average 16-22 on 2 shared cores, 2.7 s before the offer went out while ringing); here,
-        // where the rest of the suite shares the cores, the median of three must stay under 4 s and no call may
-        // take 8 s.
-        const sorted = [...firstFrames].sort((x, y) => x - y);
-        expect(sorted[1]).toBeLessThan(4000);
-        expect(sorted[2]).toBeLessThan(8000);
-        await c.page.getByRole('button', { name: 'End call' }).click();
-      } finally {
-        lab.customerLoss(0);
-        await lab.customerDelay(0);
-        await hangUpAndClose(c, j);
+        acceptedAt = await connectCall(c, j, 2000);
+        await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+        firstFrames.push(Date.now() - acceptedAt);
       }
-    },
-    paced(180_000),
-  );
+      console.log(
+        `300 ms RTT, 3% loss: accept to first remote frame on both sides ${firstFrames.join(', ')} ms`,
+      );
+      for (const [who, page] of [
+        ['customer', c.page],
+        ['jeweller', j.page],
+      ] as const) {
+        const marks = await page.evaluate(() =>
+          performance
+            .getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('call:'))
+            .map((m) => [m.name, Math.round(performance.timeOrigin + m.startTime)] as const),
+        );
+        console.log(
+          who,
+          marks
+            .filter(([, t]) => t >= acceptedAt - 3000)
+            .map(([n, t]) => `${n.slice(5)}@${t - acceptedAt}`)
+            .join(' '),
+        );
+      }
+      const a = await received(j.page);
+      await new Promise((r) => setTimeout(r, 5000));
+      const b = await received(j.page);
+      const concealment = (b.concealed - a.concealed) / Math.max(1, b.samples - a.samples);
+      console.log(
+        `audio over 5 s: ${b.samples - a.samples} samples, ${(concealment * 100).toFixed(1)}% concealed; ${b.frames - a.frames} video frames`,
+      );
+      // Audio keeps coming: energy, samples, and loss concealment on a small share only.
+      expect(b.energy - a.energy).toBeGreaterThan(0);
+      expect(b.samples - a.samples).toBeGreaterThan(0);
+      expect(concealment).toBeLessThan(0.15);
+      // The aim is 2 s: the caller's offer went out while the phone rang and the jeweller's browser set it; the
+      // answer travels inside the accept and reaches the caller in the same event-stream batch as 'accepted';
+      // then relayed ICE, DTLS and the first key frame over the slow link. bench:netlab measures it (median
+      // 1.9 s at load average 16-22 on 2 shared cores, 2.7 s before the offer went out while ringing); here,
+      // where the rest of the suite shares the cores, the median of three must stay under 4 s and no call may
+      // take 8 s (fixed figures, as the title says: bench:netlab's p95 was 3.5 s and its max 4.2 s).
+      const sorted = [...firstFrames].sort((x, y) => x - y);
+      expect(sorted[1]).toBeLessThan(4000);
+      expect(sorted[2]).toBeLessThan(8000);
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerLoss(0);
+      await lab.customerDelay(0);
+      await hangUpAndClose(c, j);
+    }
+  }, 360_000);
 
-  it(
-    'a 256 kbit/s link: the call stays up, with a quality indicator on both sides',
-    async () => {
-      lab.customerRate(256);
-      const j = await jeweller();
-      const c = await customer();
-      try {
-        await connectCall(c, j);
-        await Promise.all([remoteVideo(c.page, 30_000), remoteVideo(j.page, 30_000)]);
-        const a = await received(c.page);
-        await new Promise((r) => setTimeout(r, 5_000));
-        const b = await received(c.page);
-        console.log(
-          `256 kbit/s: ${b.frames - a.frames} frames and ${b.samples - a.samples} audio samples in 5 s`,
-        );
-        expect(b.samples - a.samples).toBeGreaterThan(0);
-        expect(b.energy - a.energy).toBeGreaterThan(0);
-        for (const page of [c.page, j.page]) {
-          await page.getByTestId('connection-quality').waitFor();
-          expect(await page.getByTestId('connection-quality').textContent()).toMatch(
-            /^Connection: (good|fair|poor)$/,
-          );
-        }
-        await c.page.getByTestId('remote-video').waitFor();
-        await c.page.getByRole('button', { name: 'End call' }).click();
-      } finally {
-        lab.customerRate(undefined);
-        await hangUpAndClose(c, j);
+  it('a 256 kbit/s link: the call stays up, with a quality indicator on both sides', async () => {
+    lab.customerRate(256);
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 30_000), remoteVideo(j.page, 30_000)]);
+      const a = await received(c.page);
+      await new Promise((r) => setTimeout(r, 5_000));
+      const b = await received(c.page);
+      console.log(
+        `256 kbit/s: ${b.frames - a.frames} frames and ${b.samples - a.samples} audio samples in 5 s`,
+      );
+      expect(b.samples - a.samples).toBeGreaterThan(0);
+      expect(b.energy - a.energy).toBeGreaterThan(0);
+      // Each side shows one level (call-stats.ts qualityOf: from the round trip and the loss, which this link's
+      // queue moves from moment to moment), by its icon and in words: the words are exactly the label of the
+      // level the indicator shows, read in one go.
+      for (const page of [c.page, j.page]) {
+        const indicator = page.getByTestId('connection-quality');
+        await indicator.waitFor();
+        const shown = await indicator.evaluate((el) => ({
+          level: el.getAttribute('data-quality'),
+          words: el.textContent,
+        }));
+        console.log(`256 kbit/s: ${page === c.page ? 'customer' : 'jeweller'} shows ${shown.level}`);
+        expect(shown.level).toMatch(/^(good|fair|poor)$/);
+        expect(shown.words).toBe(`Connection: ${shown.level}`);
       }
-    },
-    paced(120_000),
-  );
+      await c.page.getByTestId('remote-video').waitFor();
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.customerRate(undefined);
+      await hangUpAndClose(c, j);
+    }
+  }, 240_000);
 
-  it(
-    'with the relay switched off the call cannot connect: both sides are told within 15 s',
-    async () => {
-      await lab.stopRelay();
-      const j = await jeweller();
-      const c = await customer();
-      try {
-        const acceptedAt = await connectCall(c, j);
-        const message = 'The call could not connect: no network path between you and the other side.';
-        await c.page.getByText(message).first().waitFor({ timeout: 15_000 });
-        const toldAfter = Date.now() - acceptedAt;
-        console.log(`no route: the customer was told ${toldAfter} ms after the accept`);
-        expect(toldAfter).toBeLessThan(15_000);
-        // The jeweller's side ends too, saying why; the call is over on the server.
-        await j.page
-          .getByText(message)
-          .first()
-          .waitFor({ timeout: 15_000 - (Date.now() - acceptedAt) });
-        await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 5000 });
-        const status = await c.page.evaluate(async () => {
-          const res = await fetch('/_api/calls/history');
-          return ((await res.json()) as { calls: { status: string }[] }).calls[0]?.status;
-        });
-        expect(status).toBe('ended');
-      } finally {
-        await hangUpAndClose(c, j);
-        await lab.startRelay();
-      }
-    },
-    paced(120_000),
-  );
+  it('with the relay switched off the call cannot connect: both sides are told within 15 s', async () => {
+    await lab.stopRelay();
+    const j = await jeweller();
+    const c = await customer();
+    try {
+      const acceptedAt = await connectCall(c, j);
+      const message = 'The call could not connect: no network path between you and the other side.';
+      await c.page.getByText(message).first().waitFor({ timeout: 15_000 });
+      const toldAfter = Date.now() - acceptedAt;
+      console.log(`no route: the customer was told ${toldAfter} ms after the accept`);
+      expect(toldAfter).toBeLessThan(15_000);
+      // The jeweller's side ends too, saying why; the call is over on the server.
+      await j.page
+        .getByText(message)
+        .first()
+        .waitFor({ timeout: 15_000 - (Date.now() - acceptedAt) });
+      await j.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 5000 });
+      const status = await c.page.evaluate(async () => {
+        const res = await fetch('/_api/calls/history');
+        return ((await res.json()) as { calls: { status: string }[] }).calls[0]?.status;
+      });
+      expect(status).toBe('ended');
+    } finally {
+      await hangUpAndClose(c, j);
+      await lab.startRelay();
+    }
+  }, 240_000);
 });

@@ -18,7 +18,6 @@ import {
   type Answer,
   type ServerProcess,
 } from './support';
-import { paced } from '../support/pace';
 
 /**
  * Faults an operator will meet: the database restarting under load, a pool held by slow queries, and a
@@ -165,7 +164,7 @@ describe('PostgreSQL stopped and restarted under load', () => {
         else await sleep(100);
       }
       expect(recoveredAt, 'service came back').toBeGreaterThan(0);
-      expect(recoveredAt - upAt).toBeLessThan(paced(5000));
+      expect(recoveredAt - upAt).toBeLessThan(5000);
       await sleep(1500);
       running = false;
       await load;
@@ -250,7 +249,8 @@ describe('pool exhaustion', () => {
         expect(r.body).toEqual(UNAVAILABLE);
         expect(r.headers?.['retry-after']).toBeDefined();
         expect(r.ms).toBeGreaterThan(CONNECTION_TIMEOUT_MS * 0.8);
-        expect(r.ms).toBeLessThan(CONNECTION_TIMEOUT_MS + paced(1500));
+        // The pool's connection timeout plus 1.5 s to answer, fixed: a request left waiting on the pool fails.
+        expect(r.ms).toBeLessThan(CONNECTION_TIMEOUT_MS + 1500);
       }
     } finally {
       await lock.release();
@@ -309,7 +309,7 @@ describe('SIGTERM during load', () => {
       const exit = await Promise.race([server.exited, sleep(10_000).then(() => null)]);
       expect(exit, 'exited within 10 s of SIGTERM').not.toBeNull();
       expect(exit!.code, server.stderr()).toBe(0);
-      expect(Date.now() - signalledAt).toBeLessThan(paced(10_000));
+      expect(Date.now() - signalledAt).toBeLessThan(10_000);
     } finally {
       await lock.release();
     }

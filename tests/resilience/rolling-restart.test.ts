@@ -683,5 +683,5 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
       expect(d.exitedAt).toBeGreaterThan(d.downAt);
     }
     expect(await orderProblems(db)).toEqual([]);
-  }, 300_000);
+  }, 480_000);
 });

@@ -25,7 +25,6 @@ import {
   startServer,
   type ServerProcess,
 } from './support';
-import { paced } from '../support/pace';
 
 /** `nagai_session=<token>` as a [name, value] pair for an ApiClient's cookie jar. */
 const cookiePair = (cookie: string): [string, string] => {
@@ -269,7 +268,8 @@ describe('two API processes on one PostgreSQL database', () => {
       const callId = placed.body.callId as number;
       const ring = await sellerStream.waitFor((e) => e.event === 'incoming', 3000);
       console.log(`ring across processes: ${ring.at - placedAt} ms after the initiate answered`);
-      expect(ring.at - placedAt).toBeLessThan(paced(1000));
+      // Across processes (the database's notification between them), fixed: within 1 s of the initiate's answer.
+      expect(ring.at - placedAt).toBeLessThan(1000);
       expect((ring.data as { callId: number }).callId).toBe(callId);
 
       // Accepted on A: the customer streaming from B hears of it; a signal sent through A streams to B.
@@ -308,6 +308,7 @@ describe('two API processes on one PostgreSQL database', () => {
     await stream.waitForEnd(1000);
     const exited = await c.exited;
     expect(exited.code).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(paced(5000));
+    // The streams end and the process exits within 5 s of the stop, fixed: a process held open by them fails.
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
   });
 });

@@ -5,7 +5,6 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { paced } from './pace';
 
 /**
  * TEST DOUBLE for a browser push service (the one edge we cannot reach from here): a local https server
@@ -210,7 +209,7 @@ export class LocalPushService {
   }
 
   /** Resolves once at least `count` requests have arrived (or rejects after the timeout). */
-  async waitFor(count: number, timeoutMs = paced(5000)): Promise<void> {
+  async waitFor(count: number, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length + this.errors.length < count) {
       if (Date.now() > deadline) throw new Error(`only ${this.received.length} pushes arrived`);

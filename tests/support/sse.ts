@@ -1,5 +1,4 @@
 import type { ApiClient } from './api';
-import { paced } from './pace';
 
 /** One Server-Sent Event as received. */
 export interface ReceivedEvent {
@@ -102,7 +101,7 @@ export class EventStreamReader {
   }
 
   /** Resolves with the first event (from index `from`) that matches; rejects after `ms`. */
-  async waitFor(match: (e: ReceivedEvent) => boolean, ms = paced(5000), from = 0): Promise<ReceivedEvent> {
+  async waitFor(match: (e: ReceivedEvent) => boolean, ms = 10_000, from = 0): Promise<ReceivedEvent> {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = this.events.slice(from).find(match);
@@ -121,7 +120,7 @@ export class EventStreamReader {
   }
 
   /** Resolves when the server has ended the stream; rejects after `ms`. */
-  async waitForEnd(ms = paced(5000)): Promise<void> {
+  async waitForEnd(ms = 10_000): Promise<void> {
     await Promise.race([
       this.done,
       new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), ms)),

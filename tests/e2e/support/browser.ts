@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { paced } from '../../support/pace';
+import { ACTION_TIMEOUT_MS } from '../../support/bounds';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -27,8 +27,8 @@ export const twilioUrl = () => {
 /**
  * Debian's Chromium, headless, with fake camera and microphone for WebRTC tests. The fake camera shows 10
  * frames a second (its default is 20): a phone's camera indoors, and half the work of encoding and decoding
- * for the machine that runs the suite. Every context it opens waits 30 s (on the reference machine, scaled by
- * the pace: tests/support/pace.ts) before an action or a wait gives up.
+ * for the machine that runs the suite. Every context it opens waits ACTION_TIMEOUT_MS (45 s) before an action or
+ * a wait gives up.
  */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const browser = await chromium.launch({
@@ -52,7 +52,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
-    context.setDefaultTimeout(paced(30_000));
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     return context;
   };
   return browser;
@@ -139,7 +139,7 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
         return !busy && now - w.__quietSince! >= 300;
       },
       undefined,
-      { timeout: paced(5000), polling: 50 },
+      { timeout: 10_000, polling: 50 },
     )
     .catch(() => undefined);
   // axe-core once per document: a second check of the same page reuses it.

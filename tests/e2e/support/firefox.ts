@@ -1,5 +1,5 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { paced } from '../../support/pace';
+import { ACTION_TIMEOUT_MS } from '../../support/bounds';
 
 /**
  * Debian's Firefox ESR, the suite's second engine, driven over WebDriver BiDi by puppeteer-core. Its fake
@@ -36,7 +36,7 @@ export async function firefoxPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
-  page.setDefaultTimeout(paced(30_000));
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
   // A script run in every document of the page before its own (recorders for the test to read).
   if (opts.watch) await page.evaluateOnNewDocument(opts.watch);
   await page.setViewport(opts.mobile ? { width: 360, height: 740 } : { width: 1280, height: 860 });
@@ -96,7 +96,7 @@ async function clickButtonOnce(page: Page, name: string, opts: { within?: string
           }) ?? null
         );
       },
-      { polling: 50, timeout: opts.timeout ?? paced(15_000) },
+      { polling: 50, timeout: opts.timeout ?? 30_000 },
       name,
       opts.within ?? null,
     ),
@@ -121,7 +121,7 @@ export async function waitForText(
         const root = within ? document.querySelector(within) : document.body;
         return !!root && (root as HTMLElement).innerText.includes(t);
       },
-      { polling: 50, timeout: opts.timeout ?? paced(15_000) },
+      { polling: 50, timeout: opts.timeout ?? 30_000 },
       text,
       opts.within ?? null,
     ),
@@ -156,7 +156,7 @@ export async function fillByLabel(page: Page, label: string, value: string) {
           document.querySelector(`[aria-label="${CSS.escape(l)}"]`));
       return target ?? null;
     },
-    { polling: 50, timeout: paced(10_000) },
+    { polling: 50, timeout: 20_000 },
     label,
   );
   const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLInputElement> | null;
@@ -177,7 +177,7 @@ export async function chooseByLabel(page: Page, label: string, value: string) {
       const target = byFor?.htmlFor ? document.getElementById(byFor.htmlFor) : byFor?.querySelector('select');
       return target instanceof HTMLSelectElement ? target : null;
     },
-    { polling: 50, timeout: paced(10_000) },
+    { polling: 50, timeout: 20_000 },
     label,
   );
   const el = handle.asElement() as import('puppeteer-core').ElementHandle<HTMLSelectElement> | null;
