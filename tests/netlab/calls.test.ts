@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLab, labUnavailable, ORIGIN, type Lab } from './support/lab';
+import { buildLab, DEMO_PASSWORD, labUnavailable, ORIGIN, type Lab } from './support/lab';
 import {
   clickButton,
   firefoxPage,
@@ -25,7 +25,7 @@ if (unavailable) {
 }
 
 const SELLER_EMAIL = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
 
