@@ -198,7 +198,8 @@ export async function startServer(
         UNPAID_UNITS_MAX_PER_PRODUCT: '1000000',
         // The demo shops and accounts on the embedded database, as before production needed them asked for by
         // name; PostgreSQL only when the benchmark asks (SEED_DEMO in env).
-        SEED_DEMO: (env.DATABASE_URL ?? process.env.DATABASE_URL) ? 'false' : 'true',
+        SEED_DEMO:
+          process.env.SEED_DEMO ?? ((env.DATABASE_URL ?? process.env.DATABASE_URL) ? 'false' : 'true'),
         SEED_DEMO_PASSWORD: DEMO_PASSWORD,
         ...env,
       },
