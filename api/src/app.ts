@@ -204,9 +204,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   app.use((ctx, next) =>
     !BODY_METHODS.has(ctx.method)
       ? next()
-      : routeAt(ctx.method, ctx.path)?.bodyLimit === 'large'
-        ? largeBody(ctx, next)
-        : smallBody(ctx, next),
+      : decodedBody(routeAt(ctx.method, ctx.path)?.bodyLimit === 'large' ? largeBody : smallBody)(ctx, next),
   );
   app.use(inputGuard());
   app.use(sessionMiddleware());
@@ -225,6 +223,33 @@ export function createApp(opts: CreateAppOptions): AppHandle {
   const pool = metrics.watchPool(opts.db);
   const unwatch = metrics.watch({ openStreams: () => deps.events.size(), pool });
   return { app, deps, background, unwatchMetrics: unwatch };
+}
+
+const CORRUPT_ENCODING_MESSAGE =
+  'The request body could not be decompressed: it does not match its Content-Encoding.';
+
+/**
+ * The body parser, with a body whose Content-Encoding (gzip, deflate, br) does not match its bytes refused as
+ * the client's mistake: 400 `invalid_encoding`. The decompressor's own error (zlib's Z_DATA_ERROR, brotli's
+ * ERR__ERROR_FORMAT_*) carries no HTTP status and would otherwise be a 500 logged as an unhandled error. Only
+ * errors raised while the body is read count: the parser calls the rest of the app once it has the body.
+ */
+function decodedBody(parser: Koa.Middleware) {
+  return async (ctx: Koa.Context, next: Koa.Next) => {
+    let read = false;
+    try {
+      await parser(ctx, () => {
+        read = true;
+        return next();
+      });
+    } catch (err) {
+      const status = (err as { status?: unknown } | null)?.status;
+      const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+      if (!read && status === undefined && encoding !== '' && encoding !== 'identity')
+        throw new AppError(400, 'invalid_encoding', CORRUPT_ENCODING_MESSAGE);
+      throw err;
+    }
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOLD_HOURS_DEFAULT } from '../contract/call-selling';
+import { DEMO_PASSWORD } from './seeds/demo-accounts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -15,6 +16,7 @@ const EnvSchema = z.object({
   DB_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   SEED_DEMO: bool.optional(),
+  SEED_DEMO_PASSWORD: z.string().min(8, 'at least 8 characters').optional(),
   ADMIN_SIGNUP_CODE: z.string().min(1).optional(),
   TRUST_PROXY: bool.default(false),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
@@ -111,7 +113,14 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   db: { poolMax: number; connectionTimeoutMs: number; statementTimeoutMs: number };
+  /** Load the demo data into an empty database at start (SEED_DEMO; in production only when set to true). */
   seedDemo: boolean;
+  /**
+   * The password every demo account gets (SEED_DEMO_PASSWORD; outside production the published DEMO_PASSWORD by
+   * default). Undefined in production unless set: each demo account then gets a fresh random password, printed
+   * once at start. The published password is refused in production.
+   */
+  demoPassword: string | undefined;
   adminSignupCode: string | undefined;
   trustProxy: boolean;
   /** Behind TRUST_PROXY, the client address is this many entries from the right of X-Forwarded-For. */
@@ -383,6 +392,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     turnUrls.length > 0 && e.TURN_SECRET
       ? { urls: turnUrls, secret: e.TURN_SECRET, ttlSeconds: e.TURN_CREDENTIAL_TTL_SECONDS }
       : undefined;
+  if (e.NODE_ENV === 'production' && e.SEED_DEMO_PASSWORD === DEMO_PASSWORD) {
+    throw new Error(
+      'Invalid environment:\nSEED_DEMO_PASSWORD: the published demo password cannot be used in production',
+    );
+  }
   if (e.NODE_ENV === 'production' && e.CLOCK_OFFSET_MS !== 0) {
     throw new Error('Invalid environment:\nCLOCK_OFFSET_MS: a test setting, refused in production');
   }
@@ -407,8 +421,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       connectionTimeoutMs: e.DB_CONNECTION_TIMEOUT_MS,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     },
-    // Embedded mode seeds an empty database by default; PostgreSQL only when asked.
-    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    // Development on the embedded database seeds an empty database by default; PostgreSQL and production only
+    // when asked by name (docs/security.md, "Demo accounts in production").
+    seedDemo: e.SEED_DEMO ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
+    demoPassword: e.SEED_DEMO_PASSWORD ?? (e.NODE_ENV === 'production' ? undefined : DEMO_PASSWORD),
     adminSignupCode: e.ADMIN_SIGNUP_CODE,
     trustProxy: e.TRUST_PROXY,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { migrateLatest } from '../../db/migrate';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seeds/demo';
+import { demoAccountLines, loadDemoAtStart } from './seeds/startup';
 import { createApp } from './app';
 import { checkServerConfig, loadConfig } from './config';
 import { openConfiguredDatabase } from './database';
@@ -18,10 +18,7 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
   await migrateLatest(database.knex);
-  if (config.seedDemo && (await isDatabaseEmpty(database.knex))) {
-    logger.info('empty database: loading demo data');
-    await seedDemoData(database.knex, { log: (m) => logger.info(m) });
-  }
+  const demo = await loadDemoAtStart(database.knex, config, logger);
 
   const { app, background, deps } = createApp({
     db: database.knex,
@@ -98,10 +95,7 @@ async function main() {
   if (smsDouble)
     console.log(`Test SMS: the Twilio test double is serving; sign-in codes are listed at ${smsDouble.url}/`);
   else if (!deps.sms) console.log('No TWILIO_* settings: sign-in is by e-mail only, no SMS notices.');
-  if (config.seedDemo) {
-    console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
-    for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}  → ${url}${a.loginPath}`);
-  }
+  for (const line of demoAccountLines(demo, config, url)) console.log(line);
   console.log('');
 
   /**

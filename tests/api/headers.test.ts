@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { loadConfig, type Config } from '../../api/src/config';
+import { FACE_MESH_BASE } from '../../api/src/http/face-mesh';
 import { SESSION_COOKIE } from '../../api/src/http/session';
 import { buildSeller, buildUser } from '../factories';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -144,6 +145,20 @@ describe('security headers on real responses', () => {
     const missing = await get(dev, '/media/nothing-here-card.webp');
     expect(missing.status).toBe(404);
     expect(csp(missing).has('sandbox')).toBe(true);
+  });
+
+  it("the try-on's face-model page is sandboxed by its own CSP: opened directly it has no access to the app's origin", async () => {
+    // Issue #46, item 8: the page allows 'unsafe-eval' (the model's glue code). The app frames it with
+    // sandbox="allow-scripts"; the header makes it an opaque origin even when opened as a page of its own.
+    for (const r of [dev, prod]) {
+      const res = await get(r, `${FACE_MESH_BASE}frame.html`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      const policy = csp(res);
+      expect(policy.get('sandbox')).toEqual(['allow-scripts']);
+      expect(String(res.headers['content-security-policy'])).not.toMatch(/allow-same-origin/);
+      expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
+    }
   });
 
   it('production over https: HSTS and upgrade-insecure-requests on every kind of response', async () => {

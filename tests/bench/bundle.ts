@@ -96,18 +96,22 @@ export async function measureInitialJs(
 
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-async function signIn(context: BrowserContext, baseURL: string, email: string) {
+async function signIn(context: BrowserContext, baseURL: string, email: string, password: string) {
   const res = await context.request.post('/_api/auth/login_with_password', {
-    data: { email, password: 'Nagai@2026' },
+    data: { email, password },
     headers: { Origin: baseURL },
   });
   if (res.status() !== 200) throw new Error(`login ${email}: ${res.status()} ${await res.text()}`);
 }
 
-async function measureAs(browser: Browser, baseURL: string, email?: string): Promise<InitialJs> {
+async function measureAs(
+  browser: Browser,
+  baseURL: string,
+  login?: { email: string; password: string },
+): Promise<InitialJs> {
   const context = await browser.newContext({ baseURL, ...PHONE_CONTEXT });
   try {
-    if (email) await signIn(context, baseURL, email);
+    if (login) await signIn(context, baseURL, login.email, login.password);
     return await measureInitialJs(context);
   } finally {
     await context.close();
@@ -115,7 +119,7 @@ async function measureAs(browser: Browser, baseURL: string, email?: string): Pro
 }
 
 async function main() {
-  const { startServer, writeSection } = await import('./lib/harness');
+  const { DEMO_PASSWORD, startServer, writeSection } = await import('./lib/harness');
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('build first: npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-bundle-'));
   delete process.env.DATABASE_URL; // embedded database with the demo shops and accounts
@@ -127,7 +131,10 @@ async function main() {
   });
   try {
     const visitor = await measureAs(browser, server.url);
-    const customer = await measureAs(browser, server.url, 'customer@nagai.test');
+    const customer = await measureAs(browser, server.url, {
+      email: 'customer@nagai.test',
+      password: DEMO_PASSWORD,
+    });
     const table = (label: string, m: InitialJs) =>
       [
         `**${label}: ${kib(m.wireBytes)} on the wire** (${kib(m.gzipBytes)} gzip, ${kib(m.rawBytes)} raw), ${m.files.length} files — budget ${kib(SCRIPT_TRANSFER_BUDGET_BYTES)} on the wire: ${m.wireBytes <= SCRIPT_TRANSFER_BUDGET_BYTES ? 'within' : '**over**'}`,

@@ -16,12 +16,12 @@ import path from 'node:path';
 import { chromium, type Browser as CrBrowser, type Page as CrPage } from 'playwright-core';
 import type { Browser as FfBrowser, Page as FfPage } from 'puppeteer-core';
 import { clickButton, launchFirefox } from '../e2e/support/firefox';
-import { fmt, REPO, startServer, writeSection } from './lib/harness';
+import { fmt, REPO, DEMO_PASSWORD, startServer, writeSection } from './lib/harness';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SELLER = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 const RING_MS = 1500;
 const TARGET_MS = 700;
 const ALL_PAIRS = 'CC,FC,CF,FF';

@@ -17,7 +17,7 @@ import os from 'node:os';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import pg from 'pg';
 import { hashToken, SESSION_COOKIE } from '../../api/src/http/session';
-import { fmt, openKnex, startServer, writeSection, type ServerProcess } from './lib/harness';
+import { fmt, openKnex, DEMO_PASSWORD, startServer, writeSection, type ServerProcess } from './lib/harness';
 
 const RUNS = Number(process.env.RUNS ?? 50);
 const STREAMS = Number(process.env.STREAMS ?? 5000);
@@ -27,7 +27,7 @@ const DB_URL = process.env.BENCH_CALLS_DATABASE_URL ?? 'postgres://postgres@127.
 /** The jeweller picks up after the phone rang this long (a person takes a moment; the caller prepares). */
 const RING_MS = Number(process.env.RING_MS ?? 1500);
 const SELLER = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 
 function stats(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);

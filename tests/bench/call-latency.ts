@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { fmt, REPO, startServer, writeSection } from './lib/harness';
+import { fmt, REPO, DEMO_PASSWORD, startServer, writeSection } from './lib/harness';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SELLER = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 
 function stats(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);

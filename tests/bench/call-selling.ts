@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiClient } from '../support/api';
 import { EventStreamReader } from '../support/sse';
-import { fmt, startServer, writeSection } from './lib/harness';
+import { DEMO_PASSWORD, fmt, startServer, writeSection } from './lib/harness';
 
 const RUNS = Number(process.env.RUNS ?? 100);
 
@@ -38,7 +38,7 @@ async function main() {
     const me = await must(
       seller.post<{ user: { id: number } }>('/_api/auth/login_with_password', {
         email: 'seller@nagai.test',
-        password: 'Nagai@2026',
+        password: DEMO_PASSWORD,
       }),
       200,
       'seller login',

@@ -16,7 +16,7 @@
 import os from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Browser as FirefoxBrowser, Page as FirefoxPage } from 'puppeteer-core';
-import { buildLab, labUnavailable, ORIGIN, type Lab } from '../netlab/support/lab';
+import { buildLab, DEMO_PASSWORD, labUnavailable, ORIGIN, type Lab } from '../netlab/support/lab';
 import { clickButton, postFromPage, waitForText } from '../e2e/support/firefox';
 import { fmt, writeSection } from './lib/harness';
 
@@ -25,7 +25,7 @@ const OUTAGES = Number(process.env.OUTAGES ?? 5);
 /** The jeweller picks up after the phone rang this long (a person takes a moment). */
 const RING_MS = Number(process.env.RING_MS ?? 1500);
 const SELLER_EMAIL = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 const STORE = '/lakshmi-jewellers';
 /** A pool of customers, used in turn: each places at most one call a minute (the initiation limit). */
 const CUSTOMERS = 12;

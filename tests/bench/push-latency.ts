@@ -25,13 +25,21 @@ import {
 } from 'playwright-core';
 import type { IncomingCallPush } from '../../api/contract/push';
 import { LocalPushService, type ReceivedPush } from '../support/push-receiver';
-import { fmt, REPO, startServer, summarize, writeSection, type ServerProcess } from './lib/harness';
+import {
+  DEMO_PASSWORD,
+  fmt,
+  REPO,
+  startServer,
+  summarize,
+  writeSection,
+  type ServerProcess,
+} from './lib/harness';
 
 const RUNS = Math.max(1, Math.min(100, Number(process.env.BENCH_PUSH_RUNS ?? 15)));
 const WARMUP = 1;
 /** initiate is limited to 5 a minute per customer: each customer places at most 4 calls. */
 const CALLS_PER_CUSTOMER = 4;
-const SELLER = { email: 'seller@nagai.test', password: 'Nagai@2026' };
+const SELLER = { email: 'seller@nagai.test', password: DEMO_PASSWORD };
 const STEP_TIMEOUT_MS = 10_000;
 
 interface Sample {

@@ -62,6 +62,8 @@ async function startServer(clockOffsetMs = 0): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     CLOCK_OFFSET_MS: String(Math.round(clockOffsetMs)),
+    // The demo accounts with the same password as on the shared servers (support/accounts.ts).
+    SEED_DEMO_PASSWORD: DEMO_PASSWORD,
     PUSH_ENDPOINT_HOSTS: new URL(push.origin).host,
     NODE_EXTRA_CA_CERTS: caFile,
   };

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCi } from '../support/ci';
-import { buildLab, labUnavailable, ORIGIN, type Lab } from './support/lab';
+import { buildLab, DEMO_PASSWORD, labUnavailable, ORIGIN, type Lab } from './support/lab';
 import {
   clickButton,
   firefoxPage,
@@ -17,15 +17,14 @@ import {
  */
 const unavailable = labUnavailable();
 // CI installs everything the lab needs (.ci/run): there a missing piece is a failure, not a skip.
-if (unavailable && inCi())
-  throw new Error(`The network lab cannot run in CI: ${unavailable}`);
+if (unavailable && inCi()) throw new Error(`The network lab cannot run in CI: ${unavailable}`);
 if (unavailable) {
   // Loud on purpose: these tests prove the relay; a machine that cannot run them must say so.
   console.warn(`\n*** NETWORK LAB SKIPPED: ${unavailable} ***\n`);
 }
 
 const SELLER_EMAIL = 'seller@nagai.test';
-const PASSWORD = 'Nagai@2026';
+const PASSWORD = DEMO_PASSWORD;
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loopbackHost } from './loopback';
 
 /**
  * A TEST DOUBLE of Razorpay: our own small HTTP server speaking the parts of Razorpay's API that Nagai uses, so
@@ -27,6 +28,7 @@ export interface RazorpayDoubleOptions {
   keySecret: string;
   webhookSecret: string;
   webhookUrl?: string;
+  /** The app's HOST: the double listens on it only when it is a loopback address, else on 127.0.0.1. */
   host?: string;
   port?: number;
 }
@@ -86,6 +88,8 @@ export type PayOutcome = 'success' | 'failure';
 
 export interface RazorpayDouble {
   readonly url: string;
+  /** The address it listens on: always a loopback address (loopback.ts). */
+  readonly address: string;
   readonly checkoutScriptUrl: string;
   readonly orders: Map<string, DoubleOrder>;
   readonly payments: Map<string, DoublePayment>;
@@ -147,6 +151,7 @@ export async function startRazorpayDouble(opts: RazorpayDoubleOptions): Promise<
 
   const double: RazorpayDouble = {
     url: '',
+    address: '',
     checkoutScriptUrl: '',
     orders,
     payments,
@@ -391,11 +396,12 @@ export async function startRazorpayDouble(opts: RazorpayDoubleOptions): Promise<
     })();
   });
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, loopbackHost(opts.host), resolve));
   server.unref();
-  const { port } = server.address() as AddressInfo;
-  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
   Object.assign(double, {
+    address,
     url: `http://${host}:${port}`,
     checkoutScriptUrl: `http://${host}:${port}/v1/checkout.js`,
   });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loopbackHost } from './loopback';
 
 /**
  * A TEST DOUBLE of Twilio Verify and Twilio Messaging: our own small HTTP server speaking the parts of their
@@ -33,6 +34,7 @@ export interface TwilioDoubleOptions {
   accountSid: string;
   authToken: string;
   verifyServiceSid: string;
+  /** The app's HOST: the double listens on it only when it is a loopback address, else on 127.0.0.1. */
   host?: string;
   port?: number;
   /** The double's clock (the app's, when the app started it); Date.now by default. */
@@ -79,6 +81,8 @@ export interface DoubleInbound {
 
 export interface TwilioDouble {
   readonly url: string;
+  /** The address it listens on: always a loopback address (loopback.ts). */
+  readonly address: string;
   readonly accountSid: string;
   readonly authToken: string;
   readonly verifyServiceSid: string;
@@ -387,12 +391,12 @@ export async function startTwilioDouble(opts: TwilioDoubleOptions): Promise<Twil
       if (!res.headersSent) error(res, 500, 20500, 'Internal Server Error');
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, loopbackHost(opts.host), resolve));
+  const { port, address } = server.address() as AddressInfo;
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    address,
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
     accountSid: opts.accountSid,
     authToken: opts.authToken,
     verifyServiceSid: opts.verifyServiceSid,

@@ -35,9 +35,18 @@ const FILES: Record<string, string> = {
   'face_mesh_solution_wasm_bin.wasm': 'application/wasm',
 };
 
+/**
+ * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
+ * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page, where without
+ * it the 'unsafe-eval' page would run in the app's origin with its cookies and storage (issue #46, item 8). Never
+ * allow-same-origin: with allow-scripts it would undo the sandbox. The app accepts the page's messages by their
+ * source (`event.source === frame.contentWindow`, pwa/src/features/tryon/detector.ts), not by origin, which is
+ * "null" for a sandboxed page.
+ */
 const FRAME_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; " +
-  "img-src 'self' blob: data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+  "img-src 'self' blob: data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; " +
+  'sandbox allow-scripts';
 
 const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
 <script src="face_mesh.js"></script><script src="frame.js"></script></body></html>`;

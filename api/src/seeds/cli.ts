@@ -14,9 +14,19 @@ async function main() {
       console.log(`The database (${label}) already has users: demo data not loaded.`);
       return;
     }
-    await seedDemoData(database.knex, { log: (m) => console.log(m) });
-    console.log(`Demo data loaded into ${label}. Accounts (password ${DEMO_PASSWORD}):`);
-    for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}`);
+    // Asked for by name; in production without SEED_DEMO_PASSWORD each account gets a fresh password.
+    const accounts = await seedDemoData(database.knex, {
+      log: (m) => console.log(m),
+      passwords: config.demoPassword === undefined ? 'fresh' : { shared: config.demoPassword },
+    });
+    if (config.demoPassword === undefined) {
+      console.log(`Demo data loaded into ${label}. Accounts, each with a fresh password shown only now:`);
+      for (const a of accounts) console.log(`  ${a.role.padEnd(8)} ${a.email}  ${a.password}`);
+    } else {
+      const password = config.demoPassword === DEMO_PASSWORD ? DEMO_PASSWORD : 'SEED_DEMO_PASSWORD';
+      console.log(`Demo data loaded into ${label}. Accounts (password ${password}):`);
+      for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(8)} ${a.email}`);
+    }
   } finally {
     await database.close();
   }

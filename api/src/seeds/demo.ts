@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductMaterial } from '../../contract/constants';
 import type { StoredImage } from '../../contract/media';
@@ -15,25 +16,9 @@ import {
 } from './catalogue';
 import { drawProductPng, drawTryOnPng } from './images';
 import { ALWAYS_OPEN, DEFAULT_TIME_ZONE, type HoursRange } from '../../contract/shop-hours';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts';
 
-export const DEMO_PASSWORD = 'Nagai@2026';
-
-/** The three demo accounts printed at start-up, with the login page each one uses. */
-export const DEMO_ACCOUNTS = [
-  { role: 'admin', email: 'admin@nagai.test', displayName: 'Nagai Admin', loginPath: '/admin/login' },
-  {
-    role: 'seller',
-    email: 'seller@nagai.test',
-    displayName: 'Lakshmi Narayanan',
-    loginPath: '/seller/login',
-  },
-  {
-    role: 'customer',
-    email: 'customer@nagai.test',
-    displayName: 'Priya Raman',
-    loginPath: '/customer/login',
-  },
-] as const;
+export { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts';
 
 /** True when no user exists yet: the first start of an embedded database. */
 export async function isDatabaseEmpty(knex: Knex): Promise<boolean> {
@@ -402,11 +387,35 @@ function planProducts(rng: Rng, count: number, offset: number): [ProductCategory
   return plan;
 }
 
-/** Loads the demo data set: accounts, shops, products with drawn images, a few past orders. */
-export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void } = {}): Promise<void> {
+/** An account the demo data created, with the password it was given. */
+export interface DemoAccount {
+  email: string;
+  role: string;
+  password: string;
+}
+
+/** A fresh random password (16 characters, 96 bits), one per account, for demo data loaded in production. */
+export function freshDemoPassword(): string {
+  return crypto.randomBytes(12).toString('base64url');
+}
+
+/** Every demo account with one password (the published DEMO_PASSWORD by default), or each with its own. */
+export type DemoPasswords = { shared: string } | 'fresh';
+
+/**
+ * Loads the demo data set: accounts, shops, products with drawn images, a few past orders. The answer lists
+ * each account it created with its password.
+ */
+export async function seedDemoData(
+  knex: Knex,
+  opts: { log?: (m: string) => void; passwords?: DemoPasswords } = {},
+): Promise<DemoAccount[]> {
   const started = Date.now();
   const rng = createRng(20260101);
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const passwords = opts.passwords ?? { shared: DEMO_PASSWORD };
+  const shared = passwords === 'fresh' ? undefined : passwords.shared;
+  const sharedHash = shared === undefined ? undefined : await hashPassword(shared);
+  const accounts: DemoAccount[] = [];
   const now = Date.now();
 
   let offset = 0;
@@ -431,9 +440,12 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
       address?: string;
       created_at?: Date;
     }) => {
+      const password = shared ?? freshDemoPassword();
+      const passwordHash = sharedHash ?? (await hashPassword(password));
       const [row] = (await trx('users')
         .insert({ password_hash: passwordHash, ...u })
         .returning('id')) as { id: number }[];
+      accounts.push({ email: u.email, role: u.role, password });
       return row.id;
     };
     const ids: Record<string, number> = {};
@@ -669,4 +681,5 @@ export async function seedDemoData(knex: Knex, opts: { log?: (m: string) => void
     opts.log?.(`demo data: ${SHOPS.length} shops, ${products.length} products, ${statuses.length} orders`);
   });
   opts.log?.(`demo data loaded in ${Date.now() - started} ms`);
+  return accounts;
 }

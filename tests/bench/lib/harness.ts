@@ -160,6 +160,12 @@ function procStat(pid: number): { cpuTicks: number; rssPages: number } {
 }
 
 /** Starts the production server as its own process (so the load tool does not share its event loop). */
+/**
+ * The demo accounts' password on the benchmarks' servers: production refuses the published one (docs/security.md,
+ * "Demo accounts in production"), so each run names a fresh one (SEED_DEMO_PASSWORD).
+ */
+export const DEMO_PASSWORD = crypto.randomBytes(12).toString('base64url');
+
 export async function startServer(
   env: Record<string, string>,
   /** The checkout to run (its own build and packages); this one by default. */
@@ -191,6 +197,11 @@ export async function startServer(
         UNPAID_ORDERS_MAX_PER_CUSTOMER: '1000',
         UNPAID_UNITS_MAX_PER_PRODUCT: '1000000',
         UNPAID_UNITS_MAX_PER_SHOP: '1000000',
+        // The demo shops and accounts on the embedded database, as before production needed them asked for by
+        // name; PostgreSQL only when the benchmark asks (SEED_DEMO in env).
+        SEED_DEMO:
+          process.env.SEED_DEMO ?? ((env.DATABASE_URL ?? process.env.DATABASE_URL) ? 'false' : 'true'),
+        SEED_DEMO_PASSWORD: DEMO_PASSWORD,
         ...env,
       },
       // BENCH_SERVER_STDOUT=1 shows the server's JSON log lines (the stack behind a 500 during a run).

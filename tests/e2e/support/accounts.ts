@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { baseUrl } from './browser';
 
 /** The demo accounts loaded on a fresh data dir (all with DEMO_PASSWORD). */
@@ -8,7 +8,11 @@ export const DEMO_ACCOUNTS = {
   seller: 'seller@nagai.test',
   admin: 'admin@nagai.test',
 } as const;
-export const DEMO_PASSWORD = 'Nagai@2026';
+/**
+ * The demo accounts' password on the test servers: production refuses the published one, so the global setup
+ * names a fresh one for each run (SEED_DEMO_PASSWORD) and provides it here.
+ */
+export const DEMO_PASSWORD = inject('demoPassword');
 
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
 

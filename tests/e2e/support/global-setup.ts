@@ -9,6 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 
+/**
+ * The demo accounts' password on the browser tests' servers: production refuses the published one (docs/security.md,
+ * "Demo accounts in production"), so each run names a fresh one (SEED_DEMO_PASSWORD) and the tests read it with
+ * inject('demoPassword') (support/accounts.ts).
+ */
+const DEMO_PASSWORD = crypto.randomBytes(12).toString('base64url');
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -59,6 +66,9 @@ async function startE2eServer(): Promise<E2eServer> {
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
     PAN_ENCRYPTION_KEY: 'e2'.repeat(32),
+    // The demo shops and accounts, asked for by name as production requires, with this run's password.
+    SEED_DEMO: 'true',
+    SEED_DEMO_PASSWORD: DEMO_PASSWORD,
     // A delivered order is payable at once: the browser tests cannot wait out a return window (the API tests
     // move their clock through it).
     PAYOUT_RETURN_WINDOW_DAYS: '0',
@@ -133,7 +143,7 @@ async function demoJewellerTakesPush(baseUrl: string): Promise<void> {
   const login = await fetch(`${baseUrl}/_api/auth/login_with_password`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ email: 'seller@nagai.test', password: 'Nagai@2026' }),
+    body: JSON.stringify({ email: 'seller@nagai.test', password: DEMO_PASSWORD }),
   });
   if (!login.ok) throw new Error(`demo jeweller sign-in answered ${login.status}`);
   const cookie = login.headers
@@ -177,6 +187,7 @@ export default async function setup(project: TestProject) {
     'baseUrls',
     servers.map((s) => s.baseUrl),
   );
+  project.provide('demoPassword', DEMO_PASSWORD);
   project.provide(
     'twilioUrls',
     servers.map((s) => s.twilioUrl),
@@ -191,5 +202,7 @@ declare module 'vitest' {
     baseUrls: string[];
     /** Each server's Twilio test double (its JSON at /_double/codes and /_double/messages). */
     twilioUrls: string[];
+    /** The demo accounts' password on these servers (SEED_DEMO_PASSWORD, fresh for each run). */
+    demoPassword: string;
   }
 }

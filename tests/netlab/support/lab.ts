@@ -50,6 +50,11 @@ function freePort(): Promise<number> {
   });
 }
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+/**
+ * The demo accounts' password on the lab's server: production refuses the published one (docs/security.md,
+ * "Demo accounts in production"), so each run names a fresh one (SEED_DEMO_PASSWORD).
+ */
+export const DEMO_PASSWORD = crypto.randomBytes(12).toString('base64url');
 export const PUBLIC_IP = '203.0.113.1';
 export const API_PORT = 8080;
 export const ORIGIN = `http://${PUBLIC_IP}:${API_PORT}`;
@@ -476,6 +481,9 @@ export function buildLab(): Lab {
             PUBLIC_ORIGIN: `http://${PUBLIC_IP}:${API_PORT}`,
             DATA_DIR: dataDir,
             DATABASE_URL: '',
+            // The demo shops and accounts, asked for by name as production requires, with this run's password.
+            SEED_DEMO: 'true',
+            SEED_DEMO_PASSWORD: DEMO_PASSWORD,
             LOG_LEVEL: 'warn',
             // UDP first; TLS on 443 for networks that drop UDP.
             TURN_URLS: `turn:${PUBLIC_IP}:${TURN_PORT}?transport=udp,turns:${PUBLIC_IP}:${TURNS_PORT}?transport=tcp`,

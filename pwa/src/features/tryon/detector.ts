@@ -38,6 +38,9 @@ export function startFaceDetector(opts: { timeoutMs?: number } = {}): Promise<Fa
   let onReady: (() => void) | null = null;
   let onFail: ((e: Error) => void) | null = null;
   const listener = (e: MessageEvent) => {
+    // The page is sandboxed twice (this attribute and its own CSP, `sandbox allow-scripts`): its origin is
+    // opaque, so its messages arrive with origin "null", as anyone's sandboxed page would. Only this frame's
+    // window is accepted, by identity.
     if (e.source !== frame.contentWindow) return;
     const m = e.data as FrameMessage;
     if (m.type === 'ready') onReady?.();
