@@ -61,44 +61,40 @@ describe('demo accounts in production (issue #46, item 1)', () => {
     expect(users).toEqual([]);
   });
 
-  it(
-    'SEED_DEMO=true in production loads the demo, each account with its own fresh password; the published one fails',
-    async () => {
-      api = await startTestApi({ env: { ...PRODUCTION_EMBEDDED, SEED_DEMO: 'true' } });
-      expect(api.config.seedDemo).toBe(true);
-      expect(api.config.demoPassword).toBeUndefined();
-      const log = captureLog();
-      const outcome = await loadDemoAtStart(api.db.knex, api.config, log);
-      if (!outcome.loaded) throw new Error(`demo data not loaded: ${outcome.reason}`);
-      expect(log.lines[0]).toEqual({
-        level: 'warn',
-        msg: 'demo data: loading it (SEED_DEMO=true in production); each demo account gets a fresh random password, printed once on standard output',
-      });
+  it('SEED_DEMO=true in production loads the demo, each account with its own fresh password; the published one fails', async () => {
+    api = await startTestApi({ env: { ...PRODUCTION_EMBEDDED, SEED_DEMO: 'true' } });
+    expect(api.config.seedDemo).toBe(true);
+    expect(api.config.demoPassword).toBeUndefined();
+    const log = captureLog();
+    const outcome = await loadDemoAtStart(api.db.knex, api.config, log);
+    if (!outcome.loaded) throw new Error(`demo data not loaded: ${outcome.reason}`);
+    expect(log.lines[0]).toEqual({
+      level: 'warn',
+      msg: 'demo data: loading it (SEED_DEMO=true in production); each demo account gets a fresh random password, printed once on standard output',
+    });
 
-      // Every account the demo created has a password of its own, none of them the published one.
-      const passwords = outcome.accounts.map((a) => a.password);
-      expect(outcome.accounts.length).toBeGreaterThanOrEqual(10);
-      expect(new Set(passwords).size).toBe(passwords.length);
-      expect(passwords).not.toContain(DEMO_PASSWORD);
+    // Every account the demo created has a password of its own, none of them the published one.
+    const passwords = outcome.accounts.map((a) => a.password);
+    expect(outcome.accounts.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(passwords).size).toBe(passwords.length);
+    expect(passwords).not.toContain(DEMO_PASSWORD);
 
-      const printed = demoAccountLines(outcome, api.config, api.url).join('\n');
-      for (const a of DEMO_ACCOUNTS) {
-        const { password } = outcome.accounts.find((x) => x.email === a.email)!;
-        // The account exists and its fresh password is printed once…
-        expect(printed).toContain(`${a.email}  ${password}`);
-        // …the published password does not sign it in…
-        const refused = await login(api, a.email, DEMO_PASSWORD);
-        expect(refused.status, a.email).toBe(401);
-        expect(refused.body).toMatchObject({ code: 'invalid_credentials' });
-        // …and the printed one does.
-        const accepted = await login(api, a.email, password);
-        expect(accepted.status, a.email).toBe(200);
-        expect((accepted.body as { user: { role: string } }).user.role).toBe(a.role);
-      }
-      expect(printed).not.toContain(DEMO_PASSWORD);
-    },
-    240_000,
-  );
+    const printed = demoAccountLines(outcome, api.config, api.url).join('\n');
+    for (const a of DEMO_ACCOUNTS) {
+      const { password } = outcome.accounts.find((x) => x.email === a.email)!;
+      // The account exists and its fresh password is printed once…
+      expect(printed).toContain(`${a.email}  ${password}`);
+      // …the published password does not sign it in…
+      const refused = await login(api, a.email, DEMO_PASSWORD);
+      expect(refused.status, a.email).toBe(401);
+      expect(refused.body).toMatchObject({ code: 'invalid_credentials' });
+      // …and the printed one does.
+      const accepted = await login(api, a.email, password);
+      expect(accepted.status, a.email).toBe(200);
+      expect((accepted.body as { user: { role: string } }).user.role).toBe(a.role);
+    }
+    expect(printed).not.toContain(DEMO_PASSWORD);
+  }, 240_000);
 
   it('refuses the published password as SEED_DEMO_PASSWORD in production; development keeps the demo as it was', () => {
     expect(() =>
