@@ -328,6 +328,12 @@ export const GST_STATES: Record<string, string> = {
   '97': 'Other Territory',
 };
 
+/**
+ * The GST state codes in code order, 01 first. An object's own keys are not in that order: "10"–"38" are
+ * integer keys and come before "01"–"09", so a list drawn from the object put Jammu and Kashmir (01) last.
+ */
+export const GST_STATE_CODES: readonly string[] = Object.keys(GST_STATES).sort();
+
 const STATE_ALIASES: Record<string, string> = {
   orissa: '21',
   pondicherry: '34',

@@ -7,6 +7,8 @@ import {
   documentNumber,
   financialYear,
   gramsToMg,
+  GST_STATE_CODES,
+  GST_STATES,
   gstOn,
   hsnFor,
   inclusiveBreakdown,
@@ -230,5 +232,14 @@ describe('invoice numbers and the financial year (April–March, IST)', () => {
     expect(documentNumber('credit_note', 'LAK', '2026-27', 1)).toBe('LAK/CN/2026-27/000001');
     expect(defaultInvoicePrefix('Lakshmi Jewellers')).toBe('LAK');
     expect(defaultInvoicePrefix('நகை')).toBe('NGI');
+  });
+});
+
+describe('the GST state list', () => {
+  it('is in code order, 01 (Jammu and Kashmir) first, as a jeweller reads the codes on a GSTIN', () => {
+    expect(GST_STATE_CODES[0]).toBe('01');
+    expect(GST_STATES[GST_STATE_CODES[0]]).toBe('Jammu and Kashmir');
+    expect([...GST_STATE_CODES]).toEqual(Object.keys(GST_STATES).sort((a, b) => Number(a) - Number(b)));
+    expect(new Set(GST_STATE_CODES).size).toBe(Object.keys(GST_STATES).length);
   });
 });

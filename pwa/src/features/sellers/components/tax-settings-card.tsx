@@ -4,7 +4,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { TaxSettingsSchema, type TaxSettings } from '../../../../../api/contract/invoices';
-import { documentNumber, financialYear, GST_STATES } from '../../../../../api/contract/pricing';
+import {
+  documentNumber,
+  financialYear,
+  GST_STATE_CODES,
+  GST_STATES,
+} from '../../../../../api/contract/pricing';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -91,9 +96,9 @@ function TaxSettingsForm({ initial }: { initial: TaxSettings }) {
                 className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink"
               >
                 <option value="">{t('seller.taxSettings.chooseState')}</option>
-                {Object.entries(GST_STATES).map(([code, name]) => (
+                {GST_STATE_CODES.map((code) => (
                   <option key={code} value={code}>
-                    {code} – {name}
+                    {code} – {GST_STATES[code]}
                   </option>
                 ))}
               </select>
