@@ -252,6 +252,9 @@ export default defineConfig(({ isSsrBuild }) => ({
             // A seller's try-on image and its preview are uploaded with the product: no use offline.
             '**/try-on-image-field-*',
             '**/sample-preview-*',
+            // The admin's screens are for the platform's staff at a desk, online: no customer's or jeweller's
+            // phone should store them.
+            '**/admin-*',
             // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
             'icons/icon-512.png',
             'icons/icon-maskable-512.png',

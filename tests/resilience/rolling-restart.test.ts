@@ -500,7 +500,8 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
       const watcher = (async () => {
         while (watching) {
           const state = (await backendStates(stats).catch(() => new Map())).get(name);
-          if (state && state !== 'UP' && !downAt) downAt = Date.now();
+          // Out of the pool: DOWN (or MAINT). "UP 1/2" is a failed check that still gets traffic.
+          if (state && /^(DOWN|MAINT)/.test(state) && !downAt) downAt = Date.now();
           await sleep(50);
         }
       })();
@@ -677,7 +678,8 @@ describeWithHaproxy('three processes behind HAProxy, restarted one at a time und
       expect(d.notReadyAt).toBeGreaterThan(0);
       expect(d.notReadyAt - d.termAt).toBeLessThan(1000);
       expect(d.downAt).toBeGreaterThan(0);
-      expect(d.direct.length).toBeGreaterThan(3);
+      // Two failed checks 400 ms apart take it out of the pool: requests went to it meanwhile.
+      expect(d.direct.length).toBeGreaterThanOrEqual(2);
       expect(d.direct.filter((r) => r.status !== 200)).toEqual([]);
       expect(d.closedAt).toBeGreaterThan(d.downAt);
       expect(d.exitedAt).toBeGreaterThan(d.downAt);
