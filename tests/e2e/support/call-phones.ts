@@ -122,10 +122,26 @@ export const REMOTE_FPS = `new Promise((resolve) => {
   }, ${FIRST_FRAME_WAIT_MS});
 })`;
 
+/**
+ * How many FPS_WINDOW_MS windows in a row flowingFps may watch for one at MIN_REMOTE_FPS: a call that has just
+ * connected starts its encoder low and ramps up (4.5 frames a second was seen in the first 2 s of a Firefox
+ * customer's video on a loaded machine), so the video must reach the rate within 6 s of playing, in a whole
+ * 2 s window. A stalled or stuttering video reaches it in none.
+ */
+export const FPS_WINDOWS = 3;
+
+/** The frame rate of the first of up to FPS_WINDOWS windows that reaches MIN_REMOTE_FPS (else the best one). */
+export async function flowingFps(measure: () => Promise<unknown>): Promise<number> {
+  let best = 0;
+  for (let i = 0; i < FPS_WINDOWS && best < MIN_REMOTE_FPS; i++)
+    best = Math.max(best, Number(await measure()));
+  return best;
+}
+
 /** The other person's video plays and keeps moving: at least MIN_REMOTE_FPS over FPS_WINDOW_MS (REMOTE_FPS). */
 export async function expectVideoFlowing(page: Page): Promise<void> {
   await remoteVideoPlays(page);
-  const fps = (await page.evaluate(REMOTE_FPS)) as number;
+  const fps = await flowingFps(() => page.evaluate(REMOTE_FPS));
   console.log(`remote video on ${page.url()}: ${fps} frames a second`);
   expect(fps, `frames a second of the remote video on ${page.url()}`).toBeGreaterThanOrEqual(MIN_REMOTE_FPS);
 }
