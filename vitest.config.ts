@@ -81,6 +81,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/support/global-setup.ts'],
+          // The files share the worker's modules (playwright's client, axe, the support files): every file opens
+          // its own contexts and closes them, and no support module keeps state between files.
+          isolate: false,
           testTimeout: 150_000,
           hookTimeout: 300_000,
           fileParallelism: false,

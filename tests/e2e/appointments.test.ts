@@ -96,7 +96,7 @@ async function stopServer(): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
   push = new LocalPushService();
   await push.start();
   caFile = push.writeCertificate();

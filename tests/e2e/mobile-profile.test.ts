@@ -13,7 +13,7 @@ import { baseUrl, expectAccessible, launchBrowser, phoneIn, twilioUrl } from './
  */
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
 });
 afterAll(async () => browser?.close());
 

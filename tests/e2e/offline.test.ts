@@ -8,7 +8,7 @@ const OFFLINE = 'You are offline. Showing what you viewed before.';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
 });
 afterAll(async () => browser?.close());
 

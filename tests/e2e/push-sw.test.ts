@@ -25,7 +25,7 @@ interface ShownNotification {
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
 });
 afterAll(async () => browser?.close());
 

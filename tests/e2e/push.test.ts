@@ -12,7 +12,7 @@ const SWITCH = 'Ring me on this device even when Nagai is closed';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
 });
 afterAll(async () => browser?.close());
 

@@ -526,6 +526,15 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
       const sorted = [...firstFrames].sort((x, y) => x - y);
       expect(sorted[1]).toBeLessThan(4000);
       expect(sorted[2]).toBeLessThan(8000);
+      // The quality indicator follows the link: a 300 ms round trip with 3% loss is past "good" on either count
+      // (call-stats.ts qualityOf: fair above 300 ms or 2% loss), so the customer's side must come to say so
+      // while the call runs (the stats are read every few seconds; a window's loss may dip under 2%, the round
+      // trip stays at about 300 ms). An indicator stuck on "good" fails here.
+      await expect
+        .poll(() => c.page.getByTestId('connection-quality').getAttribute('data-quality'), {
+          timeout: 20_000,
+        })
+        .toMatch(/^(fair|poor)$/);
       await c.page.getByRole('button', { name: 'End call' }).click();
     } finally {
       lab.customerLoss(0);

@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { ACTION_TIMEOUT_MS } from '../../support/bounds';
+import { CHROMIUM_PATH, chromiumArgs } from './chromium';
+
+export { CHROMIUM_PATH };
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * The URL of this worker's production server, started by the e2e global setup: the project's files run two at
@@ -29,29 +30,34 @@ export const twilioUrl = () => {
  * frames a second (its default is 20): a phone's camera indoors, and half the work of encoding and decoding
  * for the machine that runs the suite. Every context it opens waits ACTION_TIMEOUT_MS (45 s) before an action or
  * a wait gives up.
+ *
+ * Without switches of its own, a file gets the one Chromium the e2e global setup started for the whole run
+ * (a connection to it: its close() closes this file's contexts, not the browser); a file that needs other
+ * switches (a fake camera fed from a file) launches its own.
+ *
+ * Service workers: a context blocks them unless the file asks for them (`serviceWorkers: 'allow'`, for the
+ * files about the app's worker, push, offline and installation). Every new context is a first visit, and the
+ * worker's install downloads the whole precache (1.6 MB, about 60 requests) in the background of every test:
+ * a fifth of the browser's work in a file that never uses it. The worker's own behaviour is tested where it
+ * matters (pwa, offline, push, push-sw, appointments' reminders).
  */
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream=fps=10',
-      '--use-fake-ui-for-media-stream',
-      '--allow-loopback-in-peer-connection',
-      ...extraArgs,
-    ],
-  });
+export async function launchBrowser(
+  extraArgs: string[] = [],
+  opts: { serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<Browser> {
+  const browser =
+    extraArgs.length === 0
+      ? await chromium.connect(inject('chromiumEndpoint'))
+      : await chromium.launch({
+          executablePath: CHROMIUM_PATH,
+          headless: true,
+          args: chromiumArgs(extraArgs),
+        });
+  const serviceWorkers = opts.serviceWorkers ?? 'block';
   // browser.newPage() opens its context through newContext too.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ serviceWorkers, ...options });
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     return context;
   };

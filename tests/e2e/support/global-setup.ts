@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import { CHROMIUM_PATH, chromiumArgs } from './chromium';
 
 /**
  * The demo accounts' password on the browser tests' servers: production refuses the published one (docs/security.md,
@@ -183,6 +185,20 @@ export default async function setup(project: TestProject) {
     await Promise.all(servers.map((s) => s.stop()));
     throw failed.reason;
   }
+  // One Chromium for every file of the run (support/browser.ts launchBrowser): each file opens its own
+  // contexts in it instead of starting a browser of its own (38 files did, a second or two of both cores each).
+  let browserServer: BrowserServer;
+  try {
+    browserServer = await chromium.launchServer({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: chromiumArgs(),
+    });
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw err;
+  }
+  project.provide('chromiumEndpoint', browserServer.wsEndpoint());
   project.provide(
     'baseUrls',
     servers.map((s) => s.baseUrl),
@@ -193,7 +209,7 @@ export default async function setup(project: TestProject) {
     servers.map((s) => s.twilioUrl),
   );
   return async () => {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([browserServer.close(), ...servers.map((s) => s.stop())]);
   };
 }
 
@@ -202,6 +218,8 @@ declare module 'vitest' {
     baseUrls: string[];
     /** Each server's Twilio test double (its JSON at /_double/codes and /_double/messages). */
     twilioUrls: string[];
+    /** The shared headless Chromium of the run (playwright's browser server), for chromium.connect. */
+    chromiumEndpoint: string;
     /** The demo accounts' password on these servers (SEED_DEMO_PASSWORD, fresh for each run). */
     demoPassword: string;
   }
