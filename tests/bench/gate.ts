@@ -24,25 +24,25 @@ import { kib, measureInitialJs, PHONE_CONTEXT } from './bundle';
 import { DEMO_PASSWORD, fmt, REPO, startServer, writeSection, type ServerProcess } from './lib/harness';
 
 /**
- * Budgets. The ring does more than a bare message (rate limit, shop state, abandoned and stale calls, the
- * missed-call notice) and measured 2.2–3.4× on an idle and on a loaded machine here; a ring held back by even
- * 100 ms reads above 10×. A search read 1.6–2.0× a plain page's CPU (idle and loaded); one doing ten times
- * its work reads about 10×.
+ * Budgets, from runs here on 2 shared cores, idle and under load (other suites, two busy loops): the ring does
+ * more than a bare message (rate limit, shop state, abandoned and stale calls, the missed-call notice) and read
+ * 2.4–3.3× (90–230 ms against 38–71 ms); a ring held back 1 s on its way to the stream read 25×. A search read
+ * 1.1–1.4× a plain page's CPU on the demo catalogue; one running its search statements ten times read 4.7×.
  */
 export const RING_RATIO_BUDGET = 6;
-export const SEARCH_CPU_RATIO_BUDGET = 3;
+export const SEARCH_CPU_RATIO_BUDGET = 2.5;
 /**
- * A visitor's script on /marketplace: today's figures (36 files, 131 KB with headers) plus a small margin, so
- * a new file or a few KB more in the first visit's script fails here. Issue #49 lowers them to 15 files / 170 KB.
+ * A visitor's script on /marketplace: today's figures (38 files, 168.8 KB with headers) plus a small margin, so
+ * a few new files or 11 KB more in the first visit's script fail here. Issue #49 lowers them to 15 files / 170 KB.
  */
-export const SCRIPT_FILES_BUDGET = 38;
-export const SCRIPT_BYTES_BUDGET = 140 * 1024;
+export const SCRIPT_FILES_BUDGET = 40;
+export const SCRIPT_BYTES_BUDGET = 180 * 1024;
 
 /** Calls rung (after WARM_UP not counted); each also carries one bare message. */
 const RINGS = Number(process.env.GATE_RINGS ?? 15);
 const WARM_UP = 2;
 /** Rounds of the search and plain-page sets, alternated so a drift of the machine touches both alike. */
-const CPU_ROUNDS = Number(process.env.GATE_CPU_ROUNDS ?? 4);
+const CPU_ROUNDS = Number(process.env.GATE_CPU_ROUNDS ?? 3);
 const STEP_TIMEOUT_MS = 10_000;
 
 /** Searches customers type (issue #35): Tamil script, romanised Tamil and Hindi, misspelt, combined. */
@@ -269,21 +269,19 @@ async function searchAgainstPlain(base: string, server: ServerProcess) {
     // Warm: prepared statements, plans, JIT.
     await run(SEARCHES);
     await run(PLAIN_PAGES);
-    await run(SEARCHES);
-    await run(PLAIN_PAGES);
     let searchSeconds = 0;
     let plainSeconds = 0;
     let searches = 0;
     let plains = 0;
     for (let r = 0; r < CPU_ROUNDS; r++) {
       server.resetUsage();
-      for (let k = 0; k < 3; k++) await run(SEARCHES);
+      for (let k = 0; k < 2; k++) await run(SEARCHES);
       searchSeconds += server.usage().cpuSeconds;
-      searches += 3 * SEARCHES.length;
+      searches += 2 * SEARCHES.length;
       server.resetUsage();
-      for (let k = 0; k < 5; k++) await run(PLAIN_PAGES);
+      for (let k = 0; k < 3; k++) await run(PLAIN_PAGES);
       plainSeconds += server.usage().cpuSeconds;
-      plains += 5 * PLAIN_PAGES.length;
+      plains += 3 * PLAIN_PAGES.length;
     }
     const search = (searchSeconds * 1000) / searches;
     const plain = (plainSeconds * 1000) / plains;
@@ -327,9 +325,16 @@ async function main() {
     CALL_INITIATE_LIMIT_PER_USER_PER_MINUTE: '1000',
   });
   try {
+    const phase = performance.now();
     const calls = await ringAgainstMessage(server.url);
+    const cpuPhase = performance.now();
     const cpu = await searchAgainstPlain(server.url, server);
+    const jsPhase = performance.now();
     const js = await visitorScript(server.url);
+    const s = (a: number, b: number) => fmt((b - a) / 1000, 0);
+    console.log(
+      `bench:gate phases: server start ${s(started, phase)} s, ring ${s(phase, cpuPhase)} s, CPU ${s(cpuPhase, jsPhase)} s, script ${s(jsPhase, performance.now())} s`,
+    );
     const seconds = (performance.now() - started) / 1000;
     const rows: [string, string, string, boolean][] = [
       [
