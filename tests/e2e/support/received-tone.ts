@@ -47,8 +47,8 @@ export interface ReceivedTone {
 /**
  * In the page (a string, for either engine): the probe's AudioContext, the engine's own. The suite's
  * refuseSoundWithoutGesture wraps window.AudioContext to hold the product's sound until a tap, which is the
- * product's rule, not this probe's. Answers the context's state: headless Firefox's never runs here (no sound
- * device), so there RECORDED_TONE listens instead.
+ * product's rule, not this probe's. Answers the context's state: headless Firefox's stays suspended here (even
+ * after a key press), so there RECORDED_TONE listens instead.
  */
 export const TONE_CONTEXT = `(async () => {
   const Engine = Object.getPrototypeOf(AudioContext) === BaseAudioContext ? AudioContext : Object.getPrototypeOf(AudioContext);
