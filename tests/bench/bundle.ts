@@ -38,6 +38,8 @@ export interface JsFile {
   gzipBytes: number;
   /** Body bytes on the wire as this Chromium got them (Resource Timing encodedBodySize; brotli or gzip). */
   wireBytes: number;
+  /** The whole answer on the wire, headers and body (Resource Timing transferSize). */
+  transferBytes: number;
 }
 
 export interface InitialJs {
@@ -45,6 +47,7 @@ export interface InitialJs {
   rawBytes: number;
   gzipBytes: number;
   wireBytes: number;
+  transferBytes: number;
 }
 
 /**
@@ -72,7 +75,7 @@ export async function measureInitialJs(
     performance
       .getEntriesByType('resource')
       .map((e) => e as PerformanceResourceTiming)
-      .map((e) => ({ name: e.name, encoded: e.encodedBodySize })),
+      .map((e) => ({ name: e.name, encoded: e.encodedBodySize, transfer: e.transferSize })),
   );
   await page.close();
   const origin = new URL(page.url()).origin;
@@ -87,11 +90,18 @@ export async function measureInitialJs(
       rawBytes: body.length,
       gzipBytes: zlib.gzipSync(body, { level: 6 }).length,
       wireBytes: e.encoded,
+      transferBytes: e.transfer,
     });
   }
   const files = [...seen.values()].sort((a, b) => b.gzipBytes - a.gzipBytes);
   const sum = (k: keyof Omit<JsFile, 'url'>) => files.reduce((s, f) => s + f[k], 0);
-  return { files, rawBytes: sum('rawBytes'), gzipBytes: sum('gzipBytes'), wireBytes: sum('wireBytes') };
+  return {
+    files,
+    rawBytes: sum('rawBytes'),
+    gzipBytes: sum('gzipBytes'),
+    wireBytes: sum('wireBytes'),
+    transferBytes: sum('transferBytes'),
+  };
 }
 
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -9,6 +9,7 @@ import {
   refuseSoundWithoutGesture,
 } from './support/browser';
 import { endLiveCallsAndClose, expectVideoFlowing } from './support/call-phones';
+import { CHROMIUM_TONE_HZ, expectToneReceived } from './support/received-tone';
 
 /**
  * Live video calls end to end: two browser contexts (customer and seller), real WebRTC over loopback with
@@ -218,7 +219,8 @@ describe('video calls', () => {
       { timeout: 20_000 },
     );
 
-    // Microphone: the customer receives audio energy until the seller mutes.
+    // Microphone: the customer hears the seller's microphone (its 400 Hz beep) until the seller mutes.
+    await expectToneReceived('customer', (s) => customer.page.evaluate(s), CHROMIUM_TONE_HZ);
     const audible = await receivedAudioEnergy(customer.page, 2000);
     expect(audible).toBeGreaterThan(0);
     await seller.page.getByRole('button', { name: 'Mute microphone' }).click();

@@ -15,6 +15,7 @@ import {
   type FirefoxBrowser,
   type FirefoxPage,
 } from './support/firefox';
+import { CHROMIUM_TONE_HZ, expectToneReceived, FIREFOX_TONE_HZ } from './support/received-tone';
 import { REMOTE_VIDEO_TIMEOUT_MS } from '../support/bounds';
 
 /**
@@ -206,7 +207,10 @@ describe('calls between Firefox and Chromium', () => {
       await until(async () => ((await c.evaluate(REMOTE_BRIGHTNESS)) as number) < 5);
       await seller.getByRole('button', { name: 'Turn on camera' }).click();
 
-      // Microphone: the jeweller hears Firefox's tone until the customer mutes.
+      // Microphone: each side hears the tone the other's microphone sends (Firefox's 1 kHz at the jeweller,
+      // Chromium's 400 Hz beep at the customer), and the jeweller hears nothing once the customer mutes.
+      await expectToneReceived('Chromium jeweller', (s) => seller.evaluate(s), FIREFOX_TONE_HZ);
+      await expectToneReceived('Firefox customer', (s) => c.evaluate(s), CHROMIUM_TONE_HZ);
       const audible = (await seller.evaluate(AUDIO_ENERGY)) as number;
       expect(audible).toBeGreaterThan(0);
       await clickButton(c, 'Mute microphone');
@@ -288,6 +292,9 @@ describe('calls between Firefox and Chromium', () => {
       expect(await flowingFps(() => j.evaluate(REMOTE_FPS))).toBeGreaterThanOrEqual(MIN_REMOTE_FPS);
       expect(await flowingFps(() => customer.evaluate(REMOTE_FPS))).toBeGreaterThanOrEqual(MIN_REMOTE_FPS);
       expect((await customer.evaluate(REMOTE_BRIGHTNESS)) as number).toBeGreaterThan(20);
+      // Sound both ways: the tone each side's microphone sends.
+      await expectToneReceived('Firefox jeweller', (s) => j.evaluate(s), CHROMIUM_TONE_HZ);
+      await expectToneReceived('Chromium customer', (s) => customer.evaluate(s), FIREFOX_TONE_HZ);
 
       // The jeweller hangs up in Firefox.
       await clickButton(j, 'End call');
