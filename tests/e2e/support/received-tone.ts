@@ -59,52 +59,37 @@ export const TONE_CONTEXT = `(async () => {
   return ctx.state;
 })()`;
 
-/** In the page: the power spectrum of 32,768 samples (Hann window, radix-2 FFT) read as a ToneReading. */
-const ANALYSE = `(samples, sampleRate) => {
-  const n = samples.length;
-  const re = new Float64Array(n);
-  const im = new Float64Array(n);
+/**
+ * In the page: one reading of an AnalyserNode (the engine's own FFT: Blackman window, fftSize samples, no
+ * smoothing): its loudest frequency from 50 Hz up (below is hum and DC, no voice), the share of the power within
+ * ±TONE_BAND_HZ of it, and the RMS level of the same samples.
+ */
+const READ_ANALYSER = `(analyser, sampleRate) => {
+  const binHz = sampleRate / analyser.fftSize;
+  const db = new Float32Array(analyser.frequencyBinCount);
+  analyser.getFloatFrequencyData(db);
+  const samples = new Float32Array(analyser.fftSize);
+  analyser.getFloatTimeDomainData(samples);
   let sq = 0;
-  for (let i = 0; i < n; i++) {
-    sq += samples[i] * samples[i];
-    re[i] = samples[i] * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1)));
-  }
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) { [re[i], re[j]] = [re[j], re[i]]; [im[i], im[j]] = [im[j], im[i]]; }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const a = (-2 * Math.PI) / len;
-    for (let i = 0; i < n; i += len)
-      for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(a * k), wi = Math.sin(a * k);
-        const xr = re[i + k + len / 2] * wr - im[i + k + len / 2] * wi;
-        const xi = re[i + k + len / 2] * wi + im[i + k + len / 2] * wr;
-        re[i + k + len / 2] = re[i + k] - xr; im[i + k + len / 2] = im[i + k] - xi;
-        re[i + k] += xr; im[i + k] += xi;
-      }
-  }
-  const binHz = sampleRate / n;
-  const power = new Float64Array(n / 2);
+  for (const x of samples) sq += x * x;
+  const power = new Float64Array(db.length);
   let total = 0;
   let peak = Math.ceil(50 / binHz);
-  for (let k = Math.ceil(50 / binHz); k < n / 2; k++) {
-    power[k] = re[k] * re[k] + im[k] * im[k];
+  for (let k = Math.ceil(50 / binHz); k < db.length; k++) {
+    power[k] = Number.isFinite(db[k]) ? Math.pow(10, db[k] / 10) : 0;
     total += power[k];
     if (power[k] > power[peak]) peak = k;
   }
   const half = Math.round(${TONE_BAND_HZ} / binHz);
   let band = 0;
-  for (let k = Math.max(1, peak - half); k <= Math.min(n / 2 - 1, peak + half); k++) band += power[k];
-  return { hz: peak * binHz, share: total > 0 ? band / total : 0, rms: Math.sqrt(sq / n) };
+  for (let k = Math.max(1, peak - half); k <= Math.min(db.length - 1, peak + half); k++) band += power[k];
+  return { hz: peak * binHz, share: total > 0 ? band / total : 0, rms: Math.sqrt(sq / samples.length) };
 }`;
 
 /**
  * In the page (a string, for either engine): TONE_READINGS readings of the remote audio as received, without
- * an AudioContext that plays: the track recorded (MediaRecorder) for 2.5 s, decoded offline, the last
- * TONE_READINGS windows of 32,768 samples each analysed.
+ * an AudioContext that plays: the track recorded (MediaRecorder) for 2.5 s, decoded, and played offline through
+ * the same AnalyserNode, read at the end of each of the last TONE_READINGS windows of 32,768 samples.
  */
 export const RECORDED_TONE = `(async () => {
   const el = document.querySelector('[data-testid="remote-audio"]');
@@ -120,11 +105,28 @@ export const RECORDED_TONE = `(async () => {
   await stopped;
   const bytes = await new Blob(chunks, { type: recorder.mimeType }).arrayBuffer();
   const audio = await new OfflineAudioContext(1, 1, 48000).decodeAudioData(bytes);
-  const x = audio.getChannelData(0);
-  const analyse = ${ANALYSE};
+  // The recording played through an AnalyserNode offline, read at the end of each of the last TONE_READINGS
+  // windows (suspend points fall on render quanta of 128 frames).
+  const off = new OfflineAudioContext(1, audio.length, audio.sampleRate);
+  const source = off.createBufferSource();
+  source.buffer = audio;
+  const analyser = off.createAnalyser();
+  analyser.fftSize = 32768;
+  analyser.smoothingTimeConstant = 0;
+  source.connect(analyser);
+  analyser.connect(off.destination);
+  const read = ${READ_ANALYSER};
   const readings = [];
-  for (let start = x.length - 32768; start >= 0 && readings.length < ${TONE_READINGS}; start -= 32768)
-    readings.push(analyse(x.subarray(start, start + 32768), audio.sampleRate));
+  for (let i = 0; i < ${TONE_READINGS}; i++) {
+    const end = Math.floor((audio.length - i * 32768) / 128) * 128;
+    if (end < 32768) break;
+    void off.suspend(end / audio.sampleRate).then(() => {
+      readings.push(read(analyser, audio.sampleRate));
+      return off.resume();
+    });
+  }
+  source.start();
+  await off.startRendering();
   return { playing: !el.paused, sampleRate: audio.sampleRate, readings };
 })()`;
 
@@ -147,29 +149,11 @@ export const RECEIVED_TONE = `(async () => {
     analyser.connect(silent);
     silent.connect(ctx.destination);
     const windowMs = (analyser.fftSize / ctx.sampleRate) * 1000;
-    const binHz = ctx.sampleRate / analyser.fftSize;
+    const read = ${READ_ANALYSER};
     const readings = [];
     for (let i = 0; i < ${TONE_READINGS}; i++) {
       await new Promise((r) => setTimeout(r, windowMs + 50));
-      const db = new Float32Array(analyser.frequencyBinCount);
-      analyser.getFloatFrequencyData(db);
-      const samples = new Float32Array(analyser.fftSize);
-      analyser.getFloatTimeDomainData(samples);
-      let sq = 0;
-      for (const s of samples) sq += s * s;
-      const power = new Float64Array(db.length);
-      let total = 0;
-      let peak = 1;
-      // From 50 Hz: below it is hum and DC, no voice.
-      for (let k = Math.ceil(50 / binHz); k < db.length; k++) {
-        power[k] = Number.isFinite(db[k]) ? Math.pow(10, db[k] / 10) : 0;
-        total += power[k];
-        if (power[k] > power[peak]) peak = k;
-      }
-      const half = Math.round(${TONE_BAND_HZ} / binHz);
-      let band = 0;
-      for (let k = Math.max(1, peak - half); k <= Math.min(db.length - 1, peak + half); k++) band += power[k];
-      readings.push({ hz: peak * binHz, share: total > 0 ? band / total : 0, rms: Math.sqrt(sq / samples.length) });
+      readings.push(read(analyser, ctx.sampleRate));
     }
     return { playing: !el.paused, sampleRate: ctx.sampleRate, readings };
   } finally {
