@@ -308,7 +308,8 @@ export async function updateOrderStatus(
         now,
       );
     // A cancellation tells the buyer why: with the refund when they had paid (issue #48).
-    if (cancelling) await queueOrderNotices(trx, [orderId], refunding ? 'order_refunded' : 'order_cancelled', now);
+    if (cancelling)
+      await queueOrderNotices(trx, [orderId], refunding ? 'order_refunded' : 'order_cancelled', now);
     if (cancelling) {
       await restoreStock(trx, orderId);
       // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).
