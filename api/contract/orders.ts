@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  CANCEL_NOTE_MAX,
+  CANCEL_REASONS,
+  type CancelReason,
   ID_MAX,
   ORDER_STATUSES,
   type OrderStatus,
@@ -39,13 +42,8 @@ export const ORDER_MESSAGES = {
   cancelNoteMax: 'The reason cannot exceed 200 characters.',
 } as const;
 
-/**
- * Why a shop cancels an order (issue #48): the shop must give one, and the customer sees it on the order and in
- * the notice. 'other' takes the shop's own words (cancelNote).
- */
-export const CANCEL_REASONS = ['out_of_stock', 'customer_asked', 'cannot_deliver', 'other'] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
-export const CANCEL_NOTE_MAX = 200;
+// The cancel reasons live with the other constants (no zod there, for the app's seller pages).
+export { CANCEL_NOTE_MAX, CANCEL_REASONS, type CancelReason } from './constants';
 
 /** The customer list's extra filters: in-progress = pending/confirmed/shipped, completed = delivered. */
 export const CUSTOMER_ORDER_FILTERS = {

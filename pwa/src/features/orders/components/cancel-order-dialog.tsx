@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { isOnlinePayment } from '../../../../../api/contract/constants';
 import {
   CANCEL_NOTE_MAX,
   CANCEL_REASONS,
+  isOnlinePayment,
   type CancelReason,
-  type Order,
-} from '../../../../../api/contract/orders';
+} from '../../../../../api/contract/constants';
+import type { Order } from '../../../../../api/contract/orders';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import {
   Dialog,
