@@ -319,8 +319,10 @@ describe('seller moves an order and the customer rates it', () => {
     ];
     const cancelButton = card.getByRole('button', { name: `Cancel order Order #${order.id}` });
     for (const step of steps) {
+      const update = card.getByRole('button', { name: /Update status/ });
+      await update.waitFor();
       await expect(cancelButton.count()).resolves.toBe(step.cancellable ? 1 : 0);
-      await card.getByRole('button', { name: /Update status/ }).click();
+      await update.click();
       const menu = sp.getByRole('menu');
       await menu.waitFor();
       const items = await menu.getByRole('menuitem').allTextContents();
