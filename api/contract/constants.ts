@@ -43,6 +43,14 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * Why a shop cancels an order (issue #48): the shop must give one, and the customer sees it on the order and in
+ * the notice. 'other' takes the shop's own words (cancelNote, at most CANCEL_NOTE_MAX characters).
+ */
+export const CANCEL_REASONS = ['out_of_stock', 'customer_asked', 'cannot_deliver', 'other'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+export const CANCEL_NOTE_MAX = 200;
+
 /** The only order status moves a seller may make. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['confirmed', 'cancelled'],

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  CANCEL_NOTE_MAX,
+  CANCEL_REASONS,
+  type CancelReason,
   ID_MAX,
   ORDER_STATUSES,
   type OrderStatus,
@@ -33,7 +36,14 @@ export const ORDER_MESSAGES = {
   notPaid: 'You can rate a product only after the order is paid.',
   productNotInOrder: 'This product is not part of this order.',
   alreadyRated: 'You have already rated this product for this order.',
+  cancelReasonRequired: 'Choose why the order is cancelled: the customer is told the reason.',
+  cancelReasonInvalid: 'Choose one of the reasons offered.',
+  cancelNoteRequired: 'Write the reason in a few words: the customer is told it.',
+  cancelNoteMax: 'The reason cannot exceed 200 characters.',
 } as const;
+
+// The cancel reasons live with the other constants (no zod there, for the app's seller pages).
+export { CANCEL_NOTE_MAX, CANCEL_REASONS, type CancelReason } from './constants';
 
 /** The customer list's extra filters: in-progress = pending/confirmed/shipped, completed = delivered. */
 export const CUSTOMER_ORDER_FILTERS = {
@@ -80,6 +90,13 @@ export const OrderDetailsQuerySchema = z.object({ orderId: positiveInt(M.orderId
 export const OrderStatusUpdateSchema = z.object({
   orderId: positiveInt(M.orderIdInvalid),
   status: z.string({ error: M.statusRequired }).trim().min(1, M.statusRequired),
+  /** Required when the status is 'cancelled' (the service answers 422 cancel_reason_required without it). */
+  cancelReason: z.enum(CANCEL_REASONS, { error: M.cancelReasonInvalid }).optional(),
+  /** The shop's own words, required with 'other' (422 cancel_note_required). */
+  cancelNote: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().max(CANCEL_NOTE_MAX, M.cancelNoteMax).optional(),
+  ),
 });
 export type OrderStatusUpdateInput = z.output<typeof OrderStatusUpdateSchema>;
 
@@ -141,6 +158,8 @@ export interface Order {
   paidAt: string | null;
   /** An online order awaiting payment is cancelled by the server at this time (PAYMENT_WINDOW_MINUTES). */
   payBefore: string | null;
+  /** Why the shop cancelled it (null when it is not cancelled, or the server cancelled it unpaid). */
+  cancellation: { reason: CancelReason; note: string | null } | null;
   /** The refund of a paid order that was cancelled, as the gateway reports it. */
   refund: { status: 'pending' | 'processed' | 'failed'; amountPaise: number } | null;
   /** The buyer's PAN, masked (ABCDE****F), for an order of ₹2,00,000 or more. */

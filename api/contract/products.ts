@@ -403,3 +403,11 @@ export interface ProductMutationResponse {
 export interface ProductDeleteResponse {
   success: true;
 }
+
+/** GET /_api/products/open-orders: asked before a delete (issue #48). */
+export const ProductOpenOrdersQuerySchema = strictObject({ id: productId });
+
+/** How many unfinished orders (pending, confirmed or shipped) include the product. */
+export interface ProductOpenOrdersResponse {
+  openOrders: number;
+}

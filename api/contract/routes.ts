@@ -104,6 +104,8 @@ import type {
   ProductCreateSchema,
   ProductDeleteResponse,
   ProductDeleteSchema,
+  ProductOpenOrdersQuerySchema,
+  ProductOpenOrdersResponse,
   ProductMutationResponse,
   ProductUpdateSchema,
 } from './products';
@@ -384,6 +386,11 @@ export const API_ROUTES = {
   productDelete: post<ProductDeleteResponse, typeof ProductDeleteSchema>()('/_api/products/delete', {
     auth: SELLER_OR_ADMIN,
   }),
+  // The delete dialog names the open orders that include the product (issue #48).
+  productOpenOrders: get<ProductOpenOrdersResponse, typeof ProductOpenOrdersQuerySchema>()(
+    '/_api/products/open-orders',
+    { auth: SELLER_OR_ADMIN },
+  ),
   // The shop's products as a CSV file, and changes back from one (issue #25; contract/products-csv.ts).
   productsExport: get<string>()('/_api/seller/products/export.csv', { auth: SELLER_OR_ADMIN }),
   productsImport: post<ProductImportResponse, typeof ProductImportSchema>()('/_api/seller/products/import', {

@@ -38,6 +38,7 @@ const setStatus = (client: ApiClient, orderId: number, status: string) =>
   client.post<{ order: Order; error?: string; code?: string }>('/_api/orders/update-status', {
     orderId,
     status,
+    ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}),
   });
 
 async function emptyCart(client: ApiClient) {

@@ -53,7 +53,11 @@ async function order(client: ApiClient, products: { id: number }[], paymentMetho
 }
 
 const cancel = (asShop: ApiClient, orderId: number) =>
-  asShop.post<{ order: Order }>('/_api/orders/update-status', { orderId, status: 'cancelled' });
+  asShop.post<{ order: Order }>('/_api/orders/update-status', {
+    orderId,
+    status: 'cancelled',
+    cancelReason: 'out_of_stock',
+  });
 
 describe('one fresh account cannot freeze a shop’s single pieces', () => {
   it('keeps at most 5 units of one shop from others: UPI across products, cash on delivery, after lapses and cancels', async () => {

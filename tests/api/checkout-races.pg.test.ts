@@ -178,7 +178,11 @@ describe('checkout under concurrency', () => {
 
 describe('status updates under concurrency', () => {
   const move = (orderId: number, status: string) =>
-    asShop.post<{ error?: string; code?: string }>('/_api/orders/update-status', { orderId, status });
+    asShop.post<{ error?: string; code?: string }>('/_api/orders/update-status', {
+      orderId,
+      status,
+      ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}),
+    });
 
   async function pendingOrder(quantity: number) {
     const c = customers[0];

@@ -28,7 +28,11 @@ afterAll(async () => api?.close());
 
 /** The seller moves an order on (the invoice of a cash-on-delivery order is issued when it ships). */
 const setStatus = (orderId: number, status: string) =>
-  asShop.post('/_api/orders/update-status', { orderId, status });
+  asShop.post('/_api/orders/update-status', {
+    orderId,
+    status,
+    ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}),
+  });
 
 describe('invoice numbers under concurrency', () => {
   it(`${CUSTOMERS} concurrent payments, then ${CUSTOMERS} concurrent shipments, at one shop get consecutive numbers`, async () => {

@@ -51,7 +51,11 @@ const invoiceOf = (client: ApiClient, orderId: number) =>
   );
 const invoiceRows = (orderId: number) => api.db.knex('invoices').where({ order_id: orderId }).select('kind');
 const setStatus = (client: ApiClient, orderId: number, status: string) =>
-  client.post<{ order: Order; error?: string }>('/_api/orders/update-status', { orderId, status });
+  client.post<{ order: Order; error?: string }>('/_api/orders/update-status', {
+    orderId,
+    status,
+    ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}),
+  });
 
 describe('the tax invoice is issued when it is due', () => {
   it('an online order has no invoice number until it is paid; then the invoice says how, when and the reference', async () => {

@@ -79,6 +79,7 @@ describe('the ledger balances', () => {
             const cancel = await asShop[s.shop].post('/_api/orders/update-status', {
               orderId: res.body.orders[0].id,
               status: 'cancelled',
+              cancelReason: 'customer_asked',
             });
             expect(cancel.status).toBe(200);
           } else {

@@ -147,7 +147,13 @@ describe('notices off the app', () => {
       );
     // A paid order the shop cancels is refunded in full.
     expect(
-      (await asShop.post('/_api/orders/update-status', { orderId: refunded, status: 'cancelled' })).status,
+      (
+        await asShop.post('/_api/orders/update-status', {
+          orderId: refunded,
+          status: 'cancelled',
+          cancelReason: 'out_of_stock',
+        })
+      ).status,
     ).toBe(200);
     await pollBoth(3);
     const bodies = async (i: number) => (await messagesTo(buyers[i].mobile)).map((m) => m.body);
@@ -159,7 +165,13 @@ describe('notices off the app', () => {
     const second = await bodies(1);
     expect(second).toHaveLength(2);
     expect(
-      second.filter((body) => body.includes(`#${refunded}`) && body.includes('திருப்பி அளிக்கப்பட்டது')),
+      // With the shop's reason, in the buyer's language (issue #48).
+      second.filter(
+        (body) =>
+          body.includes(`#${refunded}`) &&
+          body.includes('திருப்பி அளிக்கப்பட்டது') &&
+          body.includes('(கையிருப்பில் இல்லை)'),
+      ),
     ).toHaveLength(1);
     const kinds = async (i: number) =>
       (await db

@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 const setStatus = (seller: ApiClient, orderId: number, status: string) =>
-  seller.post<{ order: Order }>('/_api/orders/update-status', { orderId, status });
+  seller.post<{ order: Order }>('/_api/orders/update-status', {
+    orderId,
+    status,
+    ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}),
+  });
 
 async function deliver(seller: ApiClient, orderId: number): Promise<Order> {
   let order!: Order;

@@ -32,10 +32,7 @@ async function pendingOrder(quantity = 1, stockQuantity: number | null = 10) {
 const move = (client: ApiClient, orderId: number, status: string) =>
   client.post<{ success: boolean; order: Order; error?: string; code?: string }>(
     '/_api/orders/update-status',
-    {
-      orderId,
-      status,
-    },
+    { orderId, status, ...(status === 'cancelled' ? { cancelReason: 'out_of_stock' } : {}) },
   );
 
 describe('order lists', () => {
@@ -216,6 +213,59 @@ describe('order status moves', () => {
       stock_restored: boolean;
     };
     expect(row.stock_restored).toBe(true);
+  });
+
+  it('refuses a cancellation without a reason (422), and "other" without words; nothing changes', async () => {
+    const { order, product } = await pendingOrder(2, 10);
+    const bare = (body: Record<string, unknown>) =>
+      asShop.post<{ error?: string; code?: string }>('/_api/orders/update-status', {
+        orderId: order.id,
+        status: 'cancelled',
+        ...body,
+      });
+    const none = await bare({});
+    expect(none.status).toBe(422);
+    expect(none.body).toMatchObject({
+      code: 'cancel_reason_required',
+      error: 'Choose why the order is cancelled: the customer is told the reason.',
+    });
+    const other = await bare({ cancelReason: 'other', cancelNote: '   ' });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('cancel_note_required');
+    const unknown = await bare({ cancelReason: 'changed_my_mind' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('Choose one of the reasons offered.');
+    expect((await bare({ cancelReason: 'other', cancelNote: 'x'.repeat(201) })).status).toBe(400);
+    const row = (await api.db.knex('orders').where({ id: order.id }).first('status', 'cancel_reason')) as {
+      status: string;
+      cancel_reason: string | null;
+    };
+    expect(row).toEqual({ status: 'pending', cancel_reason: null });
+    expect(await productState(api, product.id)).toEqual({ stock_quantity: 8, units_sold: 2 });
+  });
+
+  it("stores the shop's reason and shows it on the customer's order (details and list)", async () => {
+    const { order, client } = await pendingOrder();
+    const res = await asShop.post<{ order: Order }>('/_api/orders/update-status', {
+      orderId: order.id,
+      status: 'cancelled',
+      cancelReason: 'other',
+      cancelNote: '  The clasp failed our check  ',
+    });
+    expect(res.status).toBe(200);
+    const reason = { reason: 'other', note: 'The clasp failed our check' };
+    expect(res.body.order.cancellation).toEqual(reason);
+    const seen = await client.get<{ order: Order }>(`/_api/order/details?orderId=${order.id}`);
+    expect(seen.body.order).toMatchObject({ status: 'cancelled', cancellation: reason });
+    const listed = await client.get<OrdersPage>('/_api/orders/customer?status=cancelled');
+    expect(listed.body.orders.find((o) => o.id === order.id)?.cancellation).toEqual(reason);
+
+    // A listed reason keeps no words; an order not cancelled has no cancellation.
+    const second = await pendingOrder();
+    const listedReason = await move(asShop, second.order.id, 'cancelled');
+    expect(listedReason.body.order.cancellation).toEqual({ reason: 'out_of_stock', note: null });
+    const live = await pendingOrder();
+    expect((await move(asShop, live.order.id, 'confirmed')).body.order.cancellation).toBeNull();
   });
 
   it('cancelling an order of an unlimited product keeps its stock unlimited', async () => {

@@ -348,6 +348,7 @@ describe('the GST tax invoice', () => {
     const cancel = await asSeller.post('/_api/orders/update-status', {
       orderId: second.body.orders[0].id,
       status: 'cancelled',
+      cancelReason: 'cannot_deliver',
     });
     expect(cancel.status).toBe(200);
     const after = (

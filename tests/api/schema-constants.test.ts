@@ -19,6 +19,7 @@ import { APPOINTMENT_STATUSES } from '../../api/contract/appointments';
 import { JOB_KINDS, JOB_STATES } from '../../api/src/features/schedule/jobs';
 import { CODE_CHANNELS } from '../../api/contract/mobile';
 import { NOTICE_KINDS } from '../../api/src/features/notices/service';
+import { CANCEL_REASONS } from '../../api/contract/orders';
 import { WEBHOOK_SOURCES } from '../../api/src/http/webhook-receipts';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
@@ -41,6 +42,7 @@ const LISTS: Record<string, readonly string[]> = {
   'products.category': PRODUCT_CATEGORIES,
   'products.material': PRODUCT_MATERIALS,
   'orders.status': ORDER_STATUSES,
+  'orders.cancel_reason': CANCEL_REASONS,
   'orders.payment_method': PAYMENT_METHODS,
   'orders.payment_status': PAYMENT_STATUSES,
   'calls.status': CALL_STATUSES,

@@ -334,7 +334,7 @@ describe('demo orders follow the payment model (#34)', () => {
     const seller = await signIn(api, { id: open.seller_id });
     const res = await seller.post<{ order: { status: string; paymentStatus: string } }>(
       '/_api/orders/update-status',
-      { orderId: open.id, status: 'cancelled' },
+      { orderId: open.id, status: 'cancelled', cancelReason: 'customer_asked' },
     );
     expect(res.status).toBe(200);
     expect(res.body.order).toMatchObject({ status: 'cancelled', paymentStatus: 'refunded' });
@@ -365,6 +365,7 @@ describe('demo orders follow the payment model (#34)', () => {
     const res = await seller.post<{ code?: string; error?: string }>('/_api/orders/update-status', {
       orderId: made.id,
       status: 'cancelled',
+      cancelReason: 'customer_asked',
     });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'no_payment_to_refund' });

@@ -243,6 +243,13 @@ const MATRIX: Entry[] = [
   },
   {
     method: 'GET',
+    path: '/_api/products/open-orders',
+    request: () => ({ query: `id=${productA}` }),
+    // The shop's own product only (an admin may look at any, as they may delete any).
+    expect: { visitor: 401, customer: 403, sellerA: 200, sellerB: 404, admin: 200 },
+  },
+  {
+    method: 'GET',
     path: '/_api/seller/products/export.csv',
     request: () => ({}),
     // Each shop's own products (an admin's shop, when they have one): nobody reads another shop's file.

@@ -455,6 +455,15 @@ describe('POST /_api/products/delete', () => {
       quantity: 1,
     });
 
+    // The dialog first names the open orders that include it (issue #48): a finished order does not count.
+    const openOrders = async () =>
+      (await client.get<{ openOrders: number }>(`/_api/products/open-orders?id=${p.id}`)).body;
+    expect(await openOrders()).toEqual({ openOrders: 1 });
+    await api.db.knex('orders').where({ id: order.id }).update({ status: 'delivered' });
+    expect(await openOrders()).toEqual({ openOrders: 0 });
+    await api.db.knex('orders').where({ id: order.id }).update({ status: 'shipped' });
+    expect(await openOrders()).toEqual({ openOrders: 1 });
+
     const res = await client.post('/_api/products/delete', { id: p.id });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });

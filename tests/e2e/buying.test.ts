@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi, uniqueEmail } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, newContext, phoneIn } from './support/browser';
 
 interface ListedProduct {
   id: number;
@@ -281,7 +282,7 @@ describe('buying as a new customer', () => {
 });
 
 describe('seller moves an order and the customer rates it', () => {
-  it('confirmed → shipped → delivered with the Mark as menu; the rating then shows', async () => {
+  it('confirmed → shipped → delivered with the Mark as menu, cancelling apart from it; the rating then shows', async () => {
     const store = (await (
       await fetch(`${baseUrl()}/_api/seller/store?slug=lakshmi-jewellers&limit=50`)
     ).json()) as { productsData: { products: ListedProduct[] } };
@@ -310,17 +311,22 @@ describe('seller moves an order and the customer rates it', () => {
     await expectAccessible(sp, '/seller/orders');
 
     await sp.goto('/seller/orders');
+    // The menu offers only the forward moves; cancelling is a button of its own while it is allowed (issue #48).
     const steps = [
-      { mark: 'Mark as Confirmed', offered: ['Mark as Confirmed', 'Mark as Cancelled'], badge: 'Confirmed' },
-      { mark: 'Mark as Shipped', offered: ['Mark as Shipped', 'Mark as Cancelled'], badge: 'Shipped' },
-      { mark: 'Mark as Delivered', offered: ['Mark as Delivered'], badge: 'Delivered' },
+      { mark: 'Mark as Confirmed', cancellable: true, badge: 'Confirmed' },
+      { mark: 'Mark as Shipped', cancellable: true, badge: 'Shipped' },
+      { mark: 'Mark as Delivered', cancellable: false, badge: 'Delivered' },
     ];
+    const cancelButton = card.getByRole('button', { name: `Cancel order Order #${order.id}` });
     for (const step of steps) {
-      await card.getByRole('button', { name: /Update status/ }).click();
+      const update = card.getByRole('button', { name: /Update status/ });
+      await update.waitFor();
+      await expect(cancelButton.count()).resolves.toBe(step.cancellable ? 1 : 0);
+      await update.click();
       const menu = sp.getByRole('menu');
       await menu.waitFor();
       const items = await menu.getByRole('menuitem').allTextContents();
-      expect(items).toEqual(step.offered);
+      expect(items).toEqual([step.mark]);
       await expectAccessible(sp, `status menu before ${step.badge}`);
       await menu.getByRole('menuitem', { name: step.mark }).click();
       await card.getByTestId('order-status').filter({ hasText: step.badge }).waitFor();
@@ -345,6 +351,145 @@ describe('seller moves an order and the customer rates it', () => {
     await cp.getByText('Your rating: 4 out of 5').waitFor();
     await cp.getByText('Beautiful finish, just as shown on the call.').waitFor();
     await expect(cp.getByTestId('rating-form').count()).resolves.toBe(0);
+    await customer.close();
+  });
+
+  it('at 360×640 deleting a product with an open order names the order first', async () => {
+    const seller = await phoneIn(browser, 'en');
+    await signInViaApi(seller, DEMO_ACCOUNTS.seller);
+    const png = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: { r: 210, g: 190, b: 120 } },
+    })
+      .png()
+      .toBuffer();
+    const name = `Toe ring ${Math.random().toString(36).slice(2, 7)}`;
+    const created = await seller.request.post('/_api/products/create', {
+      data: {
+        name,
+        description: 'A silver toe ring for the delete question.',
+        category: 'rings',
+        material: 'silver',
+        images: [`data:image/png;base64,${png.toString('base64')}`],
+        price: '3000',
+        stockQuantity: 5,
+      },
+      headers: origin(),
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const customer = await newContext(browser);
+    await registerViaApi(customer);
+    await addViaApi(customer, ((await created.json()) as { productId: number }).productId);
+    await checkoutViaApi(customer);
+    await customer.close();
+
+    const page = await seller.newPage();
+    await page.goto('/seller/products');
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm.getByTestId('delete-open-orders').textContent()).resolves.toBe(
+      '1 open order includes this piece. It stays as it is: finish it from Orders.',
+    );
+    await expect(
+      page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+    ).resolves.toBe(true);
+    await expectAccessible(page, 'delete a product with an open order at 360×640');
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('button', { name: `Delete ${name}` }).count()).toBe(0);
+    await seller.close();
+  });
+
+  it('at 360×640 cancelling a paid order asks first, names the refund and takes a reason; the customer sees it', async () => {
+    const store = (await (
+      await fetch(`${baseUrl()}/_api/seller/store?slug=lakshmi-jewellers&limit=50`)
+    ).json()) as { productsData: { products: ListedProduct[] } };
+    const product = store.productsData.products.find(
+      (p) =>
+        !used.has(p.id) && (p.stockQuantity === null || p.stockQuantity > 1) && Number(p.price) < 200_000,
+    );
+    if (!product) throw new Error('no Lakshmi Jewellers product in stock');
+    used.add(product.id);
+
+    // A customer's order of Lakshmi Jewellers, paid by UPI through the gateway's test double.
+    const customer = await newContext(browser);
+    await registerViaApi(customer, { displayName: 'Ravi Kumar' });
+    await addViaApi(customer, product.id);
+    const placed = await customer.request.post('/_api/checkout/create', {
+      data: {
+        customerName: 'Kavya Iyer',
+        customerPhone: '9876543210',
+        shippingAddress: '12 Temple Street',
+        city: 'Madurai',
+        state: 'Tamil Nadu',
+        pinCode: '625001',
+        paymentMethod: 'upi',
+      },
+      headers: { ...origin(), 'Idempotency-Key': `e2e-${Date.now()}-${Math.random()}` },
+    });
+    expect(placed.status(), await placed.text()).toBe(201);
+    const [order] = ((await placed.json()) as { orders: OrderDetails[] }).orders;
+    const cp = await customer.newPage();
+    await cp.goto(`/orders/${order.id}`);
+    await cp.getByRole('button', { name: 'Pay now' }).click();
+    await cp
+      .getByRole('dialog', { name: 'Test payments' })
+      .getByRole('button', { name: 'Pay by UPI (succeeds)' })
+      .click();
+    await cp.getByText(/UPI · Paid/).waitFor();
+
+    const seller = await phoneIn(browser, 'en');
+    await signInViaApi(seller, DEMO_ACCOUNTS.seller);
+    const sp = await seller.newPage();
+    await sp.goto('/seller/orders?status=pending');
+    const card = sp.getByTestId('seller-order-card').filter({ hasText: `Order #${order.id}` });
+    await card.waitFor();
+    // One tap opens a question, never the cancellation itself.
+    await card.getByRole('button', { name: `Cancel order Order #${order.id}` }).click();
+    const dialog = sp.getByRole('alertdialog', { name: `Cancel order #${order.id}?` });
+    await dialog.waitFor();
+    const amount = inr(paise(order.totalAmount));
+    await expect(dialog.getByTestId('refund-line').textContent()).resolves.toBe(
+      `${amount} goes back to the customer's UPI.`,
+    );
+    const confirm = dialog.getByRole('button', { name: `Cancel and refund ${amount}` });
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByRole('radio', { name: 'Other' }).check();
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel('The reason, in your words').fill('The clasp failed our final check');
+    await expect(
+      sp.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+    ).resolves.toBe(true);
+    await expectAccessible(sp, 'cancel order dialog at 360×640');
+    // Focus stays in the dialog, whichever way the keyboard goes.
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await sp.keyboard.press(key);
+      await expect(
+        sp.evaluate(() => !!document.activeElement?.closest('[role="alertdialog"]')),
+        `after ${key}`,
+      ).resolves.toBe(true);
+    }
+    // The dialog within the phone's screen (it scrolls inside when its content is taller).
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 360 && box.y >= 0 && box.y + box.height <= 640).toBe(
+      true,
+    );
+    await confirm.click();
+    await dialog.waitFor({ state: 'detached' });
+    await sp.goto('/seller/orders?status=cancelled');
+    await card.getByTestId('order-status').filter({ hasText: 'Cancelled' }).waitFor();
+    await expect(card.getByTestId('cancel-reason').textContent()).resolves.toBe(
+      'Cancelled by the shop: The clasp failed our final check',
+    );
+    await expectAccessible(sp, 'cancelled order at 360×640');
+    await seller.close();
+
+    // The customer's order says why, with the refund.
+    await cp.reload();
+    await expect(cp.getByTestId('cancel-reason').textContent()).resolves.toBe(
+      'Cancelled by the shop: The clasp failed our final check',
+    );
+    await cp.getByTestId('refund-status').waitFor();
+    await expectAccessible(cp, "the customer's cancelled order");
     await customer.close();
   });
 });

@@ -127,8 +127,26 @@ describe('the call on a phone', () => {
     };
     expect(cart.items.find((l) => l.productName === pieceName)?.hold).toBeTruthy();
 
-    // Hang up: the customer's summary does not offer to hold the piece again.
+    // Hanging up while holding asks first (issue #48): what is held, and that it stays set aside. Staying keeps
+    // the call.
     await customer.page.getByRole('button', { name: T.modal.endCall, exact: true }).click();
+    const askCustomer = customer.page.getByRole('alertdialog', { name: ta.sellerCare.endCallTitle });
+    await askCustomer.waitFor();
+    await askCustomer.getByText(pieceName).waitFor();
+    await expectAccessible(customer.page, 'end the call while holding (phone, Tamil)');
+    await askCustomer.getByRole('button', { name: ta.sellerCare.stayInCall }).click();
+    await askCustomer.waitFor({ state: 'detached' });
+    await usable(
+      customer.page.getByRole('button', { name: T.modal.endCall, exact: true }),
+      'hang up (Tamil)',
+    );
+    // The jeweller is asked too, naming who holds what; ending then ends the call for both.
+    await seller.page.getByRole('button', { name: 'End call', exact: true }).click();
+    const askSeller = seller.page.getByRole('alertdialog', { name: 'End the call?' });
+    await askSeller.waitFor();
+    await expect(askSeller.textContent()).resolves.toContain(`is holding ${pieceName}.`);
+    await expectAccessible(seller.page, 'end the call while the customer holds a piece (phone)');
+    await askSeller.getByRole('button', { name: 'End call', exact: true }).click();
     const summary = customer.page.getByTestId('call-summary');
     await summary.waitFor({ timeout: 20_000 });
     const aboutSummary = summary.getByTestId('summary-about');

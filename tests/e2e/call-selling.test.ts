@@ -170,8 +170,12 @@ describe('selling inside the call', () => {
     expect(await sellerChat.getByRole('textbox').inputValue()).toBe('');
     await chat.getByRole('button', { name: ta.common.close }).click();
 
-    // The customer hangs up: both see the summary.
+    // The customer hangs up, after the question a hold asks (issue #48): both see the summary.
     await customer.page.getByRole('button', { name: T.modal.endCall, exact: true }).click();
+    await customer.page
+      .getByRole('alertdialog', { name: ta.sellerCare.endCallTitle })
+      .getByRole('button', { name: ta.sellerCare.endCallConfirm })
+      .click();
     const summary = customer.page.getByTestId('call-summary');
     await summary.waitFor({ timeout: 20_000 });
     await expect.poll(() => summary.getByTestId('summary-product').count()).toBe(2);

@@ -31,6 +31,7 @@ export const NOTICE_KINDS = [
   'order_shipped',
   'order_delivered',
   'order_refunded',
+  'order_cancelled',
   'callback_soon',
   'appointment_confirmed',
   'appointment_reminder',
@@ -74,10 +75,25 @@ export const noticeLeaseMs = (config: Pick<AppDeps['config'], 'sms'>) => 2 * con
 /** The texts live with the push texts (locales push.sms.*): like those, they are read off the app. */
 const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
 
+/** The shops' cancel reasons, read in the person's language (locales sellerCare.reasons.*). */
+const REASONS = { en: en.sellerCare.reasons, ta: ta.sellerCare.reasons } as const;
+
+/**
+ * A param as the text shows it: {reason} is a cancel reason's code, read in the person's language, or the
+ * shop's own words for 'other' (params.note).
+ */
+function paramText(locale: 'en' | 'ta', params: Record<string, unknown>, name: string): string {
+  if (name === 'reason' && typeof params.reason === 'string') {
+    if (params.reason === 'other') return String(params.note ?? '');
+    return (REASONS[locale] as Record<string, string>)[params.reason] ?? '';
+  }
+  return String(params[name] ?? '');
+}
+
 /** The notice's text in the person's language ({name} filled from its params). */
 export function noticeText(kind: NoticeKind, locale: 'en' | 'ta', params: Record<string, unknown>): string {
   const template: string = TEXTS[locale][kind];
-  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => paramText(locale, params, k));
 }
 
 /**
@@ -91,7 +107,7 @@ export function noticeVariables(
 ): Record<string, string> {
   const template: string = TEXTS[locale][kind];
   const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  return Object.fromEntries(names.map((name, i) => [String(i + 1), String(params[name] ?? '')]));
+  return Object.fromEntries(names.map((name, i) => [String(i + 1), paramText(locale, params, name)]));
 }
 
 /** The wall-clock hour and the offset from UTC of a moment in a time zone. */
@@ -188,31 +204,46 @@ export async function queueSecurityNotice(
   }
 }
 
-/** Order notices to the buyers of the given orders (order paid, shipped, delivered, refunded). */
+/**
+ * Order notices to the buyers of the given orders (order paid, shipped, delivered, refunded, cancelled). A
+ * refund or a cancellation carries the shop's reason (orders.cancel_reason, cancel_note).
+ */
 export async function queueOrderNotices(
   trx: Knex,
   orderIds: readonly number[],
-  kind: 'order_paid' | 'order_shipped' | 'order_delivered' | 'order_refunded',
+  kind: 'order_paid' | 'order_shipped' | 'order_delivered' | 'order_refunded' | 'order_cancelled',
   now: Date,
 ): Promise<void> {
   if (!orderIds.length) return;
   const orders = (
     (await trx.raw(
-      `select o.id, o.customer_id, sp.shop_name from orders o
+      `select o.id, o.customer_id, o.cancel_reason, o.cancel_note, sp.shop_name from orders o
          join users u on u.id = o.customer_id and u.notices and u.mobile is not null
          left join seller_profiles sp on sp.user_id = o.seller_id
         where o.id = any(?::int[])`,
       [[...orderIds]],
-    )) as { rows: { id: number; customer_id: number; shop_name: string | null }[] }
+    )) as {
+      rows: {
+        id: number;
+        customer_id: number;
+        shop_name: string | null;
+        cancel_reason: string | null;
+        cancel_note: string | null;
+      }[];
+    }
   ).rows;
   for (const o of orders) {
+    const why =
+      (kind === 'order_refunded' || kind === 'order_cancelled') && o.cancel_reason
+        ? { reason: o.cancel_reason, note: o.cancel_note }
+        : {};
     await queueNotice(
       trx,
       {
         userId: o.customer_id,
         kind,
         subject: `order:${o.id}`,
-        params: { order: o.id, shop: o.shop_name ?? '' },
+        params: { order: o.id, shop: o.shop_name ?? '', ...why },
       },
       now,
     );

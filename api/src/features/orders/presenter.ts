@@ -1,6 +1,6 @@
 import type { OrderStatus, PaymentMethod } from '../../../contract/constants';
 import { fromPaise, toPaise } from '../../../contract/money';
-import type { Order, OrderItem, OrderItemRating } from '../../../contract/orders';
+import type { CancelReason, Order, OrderItem, OrderItemRating } from '../../../contract/orders';
 import { gstInInclusive } from '../../../contract/pricing';
 
 /** An orders row joined with its customer and the seller's shop profile. */
@@ -25,6 +25,8 @@ export interface OrderRow {
   paid_at: Date | string | null;
   pay_before: Date | string | null;
   buyer_pan_masked: string | null;
+  cancel_reason: CancelReason | null;
+  cancel_note: string | null;
   refund_status: 'pending' | 'processed' | 'failed' | null;
   refund_amount_paise: string | number | null;
   customer_id: number;
@@ -123,6 +125,10 @@ export function presentOrder(
     paymentStatus: row.payment_status,
     paidAt: row.paid_at ? new Date(row.paid_at).toISOString() : null,
     payBefore: awaitingPayment && row.pay_before ? iso(row.pay_before) : null,
+    cancellation:
+      row.status === 'cancelled' && row.cancel_reason
+        ? { reason: row.cancel_reason, note: row.cancel_note }
+        : null,
     refund: row.refund_status
       ? { status: row.refund_status, amountPaise: Number(row.refund_amount_paise) }
       : null,

@@ -52,13 +52,14 @@ export const ordersFeature: Feature = (router, { deps, background }) => {
 
   endpoint(router, R.orderStatusUpdate, {
     input: OrderStatusUpdateSchema,
-    handle: async (deps, user, { orderId, status }) => {
+    handle: async (deps, user, { orderId, status, cancelReason, cancelNote }) => {
       const { order, refundRequested } = await updateOrderStatus(
         deps.db,
         user,
         orderId,
         status,
         deps.clock.now(),
+        { reason: cancelReason, note: cancelNote },
       );
       // A cancellation puts stock back: the catalogue answers showing these products are dropped.
       deps.catalogCache.invalidateProducts(order.items.map((i) => i.product.id));

@@ -8,6 +8,7 @@ import {
   type CustomerOrderFilter,
   type Order,
   type OrdersPage,
+  type CancelReason,
   type RateProductInput,
   type RateProductResponse,
 } from '../../../contract/orders';
@@ -31,7 +32,7 @@ type Db = Knex | Knex.Transaction;
 const ORDER_COLUMNS = `
   o.id, o.checkout_ref, o.status, o.created_at, o.updated_at, o.subtotal, o.gst_total, o.shipping_charges,
   o.total_amount, o.customer_name, o.customer_phone, o.shipping_address, o.city, o.state, o.pin_code,
-  o.payment_method, o.payment_status, o.paid_at, o.pay_before, o.buyer_pan_masked,
+  o.payment_method, o.payment_status, o.paid_at, o.pay_before, o.buyer_pan_masked, o.cancel_reason, o.cancel_note,
   (select r.status from refunds r where r.order_id = o.id) as refund_status,
   (select r.amount_paise from refunds r where r.order_id = o.id) as refund_amount_paise,
   o.customer_id, u.display_name as customer_display_name,
@@ -211,11 +212,21 @@ export async function updateOrderStatus(
   orderId: number,
   to: string,
   now: Date = new Date(),
+  cancel: { reason?: CancelReason; note?: string } = {},
 ): Promise<{ order: Order; refundRequested: boolean }> {
   if (!(ORDER_STATUSES as readonly string[]).includes(to)) {
     throw badRequest(ORDER_MESSAGES.statusInvalid);
   }
   const target = to as OrderStatus;
+  // A shop cancels only with a reason the customer is told (issue #48); 'other' in its own words.
+  if (target === 'cancelled' && !cancel.reason) {
+    throw new AppError(422, 'cancel_reason_required', ORDER_MESSAGES.cancelReasonRequired);
+  }
+  if (target === 'cancelled' && cancel.reason === 'other' && !cancel.note) {
+    throw new AppError(422, 'cancel_note_required', ORDER_MESSAGES.cancelNoteRequired);
+  }
+  const cancelReason = target === 'cancelled' ? (cancel.reason ?? null) : null;
+  const cancelNote = cancelReason === 'other' ? (cancel.note ?? null) : null;
   let refundRequested = false;
   await db.transaction(async (trx) => {
     const row = (await trx('orders')
@@ -258,7 +269,9 @@ export async function updateOrderStatus(
                 delivered_at = case when ? = 'delivered' then ?::timestamptz else delivered_at end,
                 stock_restored = case when ? then true else stock_restored end,
                 payment_status = case when ? then 'cash_collected' when ? then 'refunded' else payment_status end,
-                paid_at = case when ? then now() else paid_at end
+                paid_at = case when ? then now() else paid_at end,
+                cancel_reason = case when ? then ? else cancel_reason end,
+                cancel_note = case when ? then ? else cancel_note end
           where id = ? and status = ? and payment_status = ? and (not ? or stock_restored = false)
           returning id`,
         [
@@ -269,6 +282,10 @@ export async function updateOrderStatus(
           cashCollected,
           refunding,
           cashCollected,
+          cancelling,
+          cancelReason,
+          cancelling,
+          cancelNote,
           orderId,
           row.status,
           row.payment_status,
@@ -290,7 +307,9 @@ export async function updateOrderStatus(
         target === 'shipped' ? 'order_shipped' : 'order_delivered',
         now,
       );
-    if (refunding) await queueOrderNotices(trx, [orderId], 'order_refunded', now);
+    // A cancellation tells the buyer why: with the refund when they had paid (issue #48).
+    if (cancelling)
+      await queueOrderNotices(trx, [orderId], refunding ? 'order_refunded' : 'order_cancelled', now);
     if (cancelling) {
       await restoreStock(trx, orderId);
       // The invoice stays as issued; the cancellation is a credit note (docs/product-rules.md §10).

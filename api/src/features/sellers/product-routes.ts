@@ -2,6 +2,7 @@ import {
   PRODUCT_MESSAGES,
   ProductCreateSchema,
   ProductDeleteSchema,
+  ProductOpenOrdersQuerySchema,
   ProductUpdateSchema,
 } from '../../../contract/products';
 import { ProductImportSchema } from '../../../contract/products-csv';
@@ -11,7 +12,13 @@ import { endpoint, rawEndpoint } from '../../http/endpoint';
 import { tooManyRequests } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
 import { loadProductsByIds } from '../catalog/service';
-import { createProduct, deleteProduct, updateProduct, type ProductImageOptions } from './product-service';
+import {
+  countOpenOrders,
+  createProduct,
+  deleteProduct,
+  updateProduct,
+  type ProductImageOptions,
+} from './product-service';
 import { exportProductsCsv, importProductsCsv } from './products-csv';
 
 /** The product as the catalogue presents it (the seller's view: pending shops see their own products too). */
@@ -76,6 +83,11 @@ export const productsRoutes: Feature = (router) => {
     input: ProductImportSchema,
     handle: (deps, user, { csv }) =>
       importProductsCsv(deps.db, user, csv, deps.clock.now(), imageOptions(deps, user.id)),
+  });
+
+  endpoint(router, R.productOpenOrders, {
+    input: ProductOpenOrdersQuerySchema,
+    handle: async (deps, user, { id }) => ({ openOrders: await countOpenOrders(deps.db, user, id) }),
   });
 
   endpoint(router, R.productDelete, {

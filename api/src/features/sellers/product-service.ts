@@ -425,6 +425,21 @@ export async function updateProduct(
  * Soft-deletes a product: orders that bought it keep pointing at a readable row, while every listing
  * (which filters deleted_at is null) drops it at once. Carts holding it lose it now, not at checkout.
  */
+/**
+ * How many unfinished orders (pending, confirmed, shipped) include one of the shop's products: the delete
+ * dialog names them (issue #48). Deleting leaves them as they are.
+ */
+export async function countOpenOrders(db: Knex, user: SessionUser, id: number): Promise<number> {
+  const product = (await ownedProduct(db, user, id).first('id')) as { id: number } | undefined;
+  if (!product) throw productNotFound();
+  const [row] = (await db('order_items as oi')
+    .join('orders as o', 'o.id', 'oi.order_id')
+    .where('oi.product_id', id)
+    .whereIn('o.status', ['pending', 'confirmed', 'shipped'])
+    .countDistinct({ n: 'o.id' })) as { n: string | number }[];
+  return Number(row?.n ?? 0);
+}
+
 export async function deleteProduct(db: Knex, user: SessionUser, id: number, now: Date): Promise<void> {
   await db.transaction(async (trx) => {
     const [row] = (await ownedProduct(trx, user, id)

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS, type OrderStatus } from '../../../../api/contract/constants';
-import type { CustomerOrderFilter, RateProductInput } from '../../../../api/contract/orders';
+import type { CancelReason, CustomerOrderFilter, RateProductInput } from '../../../../api/contract/orders';
 import { api } from '../../lib/api-client';
 import { API_ROUTES } from '../../../../api/contract/routes';
 
@@ -50,12 +50,19 @@ export const orderQueries = {
     }),
 };
 
-/** Moves an order along an allowed edge (the seller of that order only); lists and details refresh. */
+/**
+ * Moves an order along an allowed edge (the seller of that order only); lists and details refresh. A
+ * cancellation carries its reason (issue #48).
+ */
 export function useUpdateOrderStatusMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { orderId: number; status: OrderStatus }) =>
-      api.call(API_ROUTES.orderStatusUpdate, input),
+    mutationFn: (input: {
+      orderId: number;
+      status: OrderStatus;
+      cancelReason?: CancelReason;
+      cancelNote?: string;
+    }) => api.call(API_ROUTES.orderStatusUpdate, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: orderQueries.all() }),
   });
 }

@@ -34,6 +34,14 @@ export const sellerQueries = {
       queryFn: ({ signal }) =>
         api.call(API_ROUTES.productsList, { sellerId, page, limit, sortBy: 'newest' }, { signal }),
     }),
+  /** How many unfinished orders include a product: the delete dialog names them (issue #48). */
+  openOrders: (productId: number) =>
+    queryOptions({
+      queryKey: [...sellerQueries.all(), 'products', 'open-orders', productId] as const,
+      queryFn: ({ signal }) => api.call(API_ROUTES.productOpenOrders, { id: productId }, { signal }),
+      staleTime: 0,
+      meta: { silentErrors: true },
+    }),
 };
 
 /** The session user carries the profile too (home tabs read it): both follow the server's answer. */

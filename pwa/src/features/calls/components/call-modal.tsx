@@ -32,6 +32,7 @@ import { useCall } from './call-provider';
 import { CallChatSheet } from './call-chat-sheet';
 import { CallTryOnProvider } from '../../tryon/public';
 import { CallItemsStrip } from './call-items-strip';
+import { EndCallConfirm } from './end-call-confirm';
 import { ShowProductSheet } from './show-product-sheet';
 
 /** True while the video shows (nearly) nothing but black: a camera turned off on the other side. */
@@ -275,8 +276,25 @@ export default function CallModal() {
   const [sendingPhoto, setSendingPhoto] = useState(false);
 
   const onHangUp = () => {
+    setEndHolds(null);
     room.leave({ hangUp: true });
     void hangUp();
+  };
+  // Ending a call while the customer holds a piece of it asks first (issue #48). The jeweller reads the
+  // customer's holds afresh; if that fails, the call ends as asked.
+  const [endHolds, setEndHolds] = useState<ProductHold[] | null>(null);
+  const requestHangUp = async () => {
+    let active = [...holds.values()].filter((h) => h.status === 'active');
+    if (isSeller) {
+      try {
+        const detail = await sellingApi.detail(callId, AbortSignal.timeout(3000));
+        active = detail.holds.filter((h) => h.status === 'active');
+      } catch {
+        active = [];
+      }
+    }
+    if (active.length) setEndHolds(active);
+    else onHangUp();
   };
 
   // A call that cannot go on (no network path, media lost for 30 s) ends for both sides, saying why.
@@ -517,7 +535,7 @@ export default function CallModal() {
               <ControlButton title={t('calls.selling.chat')} onClick={() => showPanel('chat')} badge={unread}>
                 <MessageCircle aria-hidden="true" className="h-6 w-6" />
               </ControlButton>
-              <ControlButton title={t('calls.modal.endCall')} onClick={onHangUp} danger>
+              <ControlButton title={t('calls.modal.endCall')} onClick={() => void requestHangUp()} danger>
                 <PhoneOff aria-hidden="true" className="h-6 w-6" />
               </ControlButton>
             </div>
@@ -530,6 +548,13 @@ export default function CallModal() {
               onShared={add}
             />
           )}
+          <EndCallConfirm
+            holds={endHolds}
+            isSeller={isSeller}
+            name={name}
+            onStay={() => setEndHolds(null)}
+            onEnd={onHangUp}
+          />
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { Order } from '../../../../../api/contract/orders';
 import { buttonClasses } from '../../../components/ui/button';
 import { formatPrice } from '../../../lib/format';
+import { CancelReasonLine } from './cancel-reason';
 import { OrderItems } from './order-items';
 import { PaymentLine } from './order-states';
 
@@ -22,6 +23,7 @@ export function OrderCardBody({ order }: { order: Order }) {
           <p className="text-muted">
             <PaymentLine method={order.paymentMethod} status={order.paymentStatus} />
           </p>
+          <CancelReasonLine order={order} />
         </div>
         <Link to={`/orders/${order.id}`} className={buttonClasses('outline', 'sm')}>
           {t('orders.viewInvoice')}

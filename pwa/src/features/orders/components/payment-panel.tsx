@@ -10,6 +10,7 @@ import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { payOnline } from '../../../lib/pay-online';
 import { sessionQuery } from '../../../lib/session';
+import { CancelReasonLine } from './cancel-reason';
 import { formatOrderDate } from './format-date';
 
 /**
@@ -40,6 +41,7 @@ export function PaymentPanel({ order }: { order: Order }) {
 
   return (
     <>
+      <CancelReasonLine order={order} />
       {order.payBefore && (
         <p className="text-amber-900" data-testid="pay-before">
           {t('orders.paymentStatus.payBefore', { time: formatOrderDate(order.payBefore, true) })}

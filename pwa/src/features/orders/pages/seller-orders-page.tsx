@@ -21,6 +21,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { sessionQuery } from '../../../lib/session';
 import { orderQueries, useUpdateOrderStatusMutation } from '../api';
 import { formatOrderDate } from '../components/format-date';
+import { CancelOrderDialog } from '../components/cancel-order-dialog';
 import { OrderCardBody } from '../components/order-card-body';
 import { NoOrders, OrderListError, OrderListSkeleton } from '../components/order-states';
 import { Pagination } from '../../../components/pagination';
@@ -129,7 +130,10 @@ export default function SellerOrdersPage() {
 function SellerOrderCard({ order, canUpdate }: { order: Order; canUpdate: boolean }) {
   const { t } = useTranslation();
   const update = useUpdateOrderStatusMutation();
-  const next = ORDER_TRANSITIONS[order.status] ?? [];
+  // The forward moves in the menu; cancelling is apart, asked first, with a reason (issue #48).
+  const transitions = ORDER_TRANSITIONS[order.status] ?? [];
+  const next = transitions.filter((s) => s !== 'cancelled');
+  const canCancel = canUpdate && transitions.includes('cancelled');
 
   const move = (status: OrderStatus) =>
     update.mutate(
@@ -206,6 +210,11 @@ function SellerOrderCard({ order, canUpdate }: { order: Order; canUpdate: boolea
       </div>
 
       <OrderCardBody order={order} />
+      {canCancel && (
+        <div className="mt-4 flex justify-end border-t border-dashed border-stone-300 pt-3">
+          <CancelOrderDialog order={order} />
+        </div>
+      )}
     </Card>
   );
 }
