@@ -3,8 +3,9 @@ import { Wallet } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { LedgerEntry, PaymentSettings, ShopLedger } from '../../../../../api/contract/payments';
+import type { LedgerEntry, PaymentSettings } from '../../../../../api/contract/payments';
 import { API_ROUTES } from '../../../../../api/contract/routes';
+import { LedgerBreakdown } from '../../../components/ledger-breakdown';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -25,43 +26,10 @@ const paymentSettingsQuery = {
 /** Paise, written the one way the app writes money. */
 export const paise = (amount: number) => formatPrice(amount / 100);
 
-/** The figures of a shop's ledger (docs/product-rules.md §14), in the order they add up. */
-export function LedgerFigures({
-  ledger,
-  commissionPercent,
-}: {
-  ledger: ShopLedger;
-  commissionPercent: number;
-}) {
-  const { t } = useTranslation();
-  const rows: [string, string, number][] = [
-    ['paid', t('seller.ledger.paid'), ledger.paidPaise],
-    ['commission', t('seller.ledger.commission', { percent: commissionPercent }), ledger.commissionPaise],
-    ['refunds', t('seller.ledger.refunds'), ledger.refundsPaise],
-    ['owed', t('seller.ledger.owed'), ledger.owedPaise],
-    ['paid-out', t('seller.ledger.paidOut'), ledger.paidOutPaise],
-    ['balance', t('seller.ledger.balance'), ledger.balancePaise],
-  ];
-  return (
-    <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
-      {rows.map(([id, label, amount]) => (
-        <div key={id} className="min-w-0">
-          <dt className="text-muted">{label}</dt>
-          <dd
-            className={id === 'balance' ? 'text-lg font-bold text-ink' : 'font-semibold text-ink'}
-            data-testid={`ledger-${id}`}
-          >
-            {paise(amount)}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 /**
- * The seller dashboard's money card (docs/product-rules.md §14): what customers paid online, the platform's
- * commission, refunds, what the shop is owed, what was paid out and the balance; the latest entries; and the
+ * The seller dashboard's money card (docs/product-rules.md §14, "Issue #48"): what the shop is owed as two sums
+ * that add up on screen (paid − refunds − commission; awaiting delivery or the return window + paid out + balance
+ * due now), each line with its meaning; the latest entries; and the
  * shop's choice to offer cash on delivery (cash is the shop's own and not in the ledger).
  */
 export function LedgerCard() {
@@ -88,7 +56,12 @@ export function LedgerCard() {
           </div>
         ) : (
           <>
-            <LedgerFigures ledger={ledger.data.ledger} commissionPercent={ledger.data.commissionPercent} />
+            <LedgerBreakdown
+              ledger={ledger.data.ledger}
+              commissionPercent={ledger.data.commissionPercent}
+              returnWindowDays={ledger.data.returnWindowDays}
+              who="seller"
+            />
             <RecentEntries entries={ledger.data.entries.slice(0, 5)} />
           </>
         )}
