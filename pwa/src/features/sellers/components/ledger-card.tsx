@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Wallet } from 'lucide-react';
-import { useId } from 'react';
+import { useCallback, useId } from 'react';
+import type { ShopEvent } from '../../../../../api/contract/events';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { LedgerEntry, PaymentSettings } from '../../../../../api/contract/payments';
@@ -11,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { Skeleton } from '../../../components/ui/skeleton';
 import { api, errorMessage } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
+import { useStreamEvent } from '../../../lib/event-stream';
 import { translateMessage } from '../../../lib/i18n';
 
 export const ledgerQuery = {
@@ -34,7 +36,22 @@ export const paise = (amount: number) => formatPrice(amount / 100);
  */
 export function LedgerCard() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const ledger = useQuery(ledgerQuery);
+  // A new paid order on the open dashboard (issue #48): told at once, and the figures follow.
+  useStreamEvent(
+    'shop',
+    useCallback(
+      (e: ShopEvent) => {
+        if (e.what !== 'order-paid') return;
+        void queryClient.invalidateQueries({ queryKey: ledgerQuery.queryKey });
+        toast.success(t('sellerMoney.live.orderPaid', { order: e.orderId, amount: paise(e.amountPaise) }), {
+          duration: 15_000,
+        });
+      },
+      [queryClient, t],
+    ),
+  );
   return (
     <Card data-testid="ledger-card">
       <CardHeader className="flex flex-row items-center gap-2">
