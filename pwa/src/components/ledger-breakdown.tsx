@@ -58,7 +58,8 @@ export function LedgerBreakdown({
       id: 'pending',
       sign: '',
       label: k('pending'),
-      hint: k('pendingHint', days),
+      // A shop with no return window pays out on delivery (the hint names no days).
+      hint: returnWindowDays > 0 ? k('pendingHint', days) : k('pendingHintNone'),
       amount: ledger.pendingPaise,
     },
     { id: 'paid-out', sign: '+', label: k('paidOut'), hint: k('paidOutHint'), amount: ledger.paidOutPaise },
@@ -66,7 +67,12 @@ export function LedgerBreakdown({
       id: 'balance',
       sign: '+',
       label: k('balance'),
-      hint: ledger.balancePaise < 0 ? k('balanceNegativeHint') : k('balanceHint', days),
+      hint:
+        ledger.balancePaise < 0
+          ? k('balanceNegativeHint')
+          : returnWindowDays > 0
+            ? k('balanceHint', days)
+            : k('balanceHintNone'),
       amount: ledger.balancePaise,
     },
     { id: 'owed-again', sign: '=', label: owed, hint: '', amount: ledger.owedPaise, total: true },
