@@ -134,7 +134,7 @@ function ShopCard({
         commissionPercent={commissionPercent}
         returnWindowDays={returnWindowDays}
         who="admin"
-        testIdPrefix="payout"
+        testIdPrefix="payout-figure"
       />
       <Button
         size="sm"
