@@ -27,6 +27,7 @@ import * as m0026 from './migrations/0026_invoice_on_payment';
 import * as m0027 from './migrations/0027_webhook_receipts';
 import * as m0028 from './migrations/0028_account_proofs';
 import * as m0029 from './migrations/0029_cancel_reasons';
+import * as m0030 from './migrations/0030_shop_events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0027_webhook_receipts': m0027,
   '0028_account_proofs': m0028,
   '0029_cancel_reasons': m0029,
+  '0030_shop_events': m0030,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,9 +1,10 @@
 // Named imports of the one section the worker needs, so the bundler leaves the rest of the locales out.
-import { push as enPush } from '../locales/en.json';
-import { push as taPush } from '../locales/ta.json';
+import { push as enPush, sellerMoney as enMoney } from '../locales/en.json';
+import { push as taPush, sellerMoney as taMoney } from '../locales/ta.json';
 
-const en = { push: enPush };
-const ta = { push: taPush };
+// The jeweller's new-paid-order texts (issue #48) are with the shop's money texts.
+const en = { push: enPush, sellerMoney: { push: enMoney.push } };
+const ta = { push: taPush, sellerMoney: { push: taMoney.push } };
 
 export type SwLocale = 'en' | 'ta';
 
@@ -39,6 +40,19 @@ export function notificationText(
     body: productName ? `${body}\n${t('push.incomingCall.aboutProduct', 'Calling about {{product}}')}` : body,
     accept: t('push.incomingCall.accept', 'Accept'),
     decline: t('push.incomingCall.decline', 'Decline'),
+  };
+}
+
+/** The jeweller's notification of a new paid order (issue #48). */
+export function orderPaidText(locale: SwLocale, orderId: number, customerName: string, amount: string) {
+  const t = (key: string, fallback: string) =>
+    (lookup((locale === 'ta' ? ta : en) as Tree, key) ?? lookup(en as Tree, key) ?? fallback)
+      .replace('{{order}}', String(orderId))
+      .replace('{{customer}}', customerName)
+      .replace('{{amount}}', amount);
+  return {
+    title: t('sellerMoney.push.orderPaidTitle', 'New paid order'),
+    body: t('sellerMoney.push.orderPaidBody', 'Order #{{order}} from {{customer}}: {{amount}}'),
   };
 }
 

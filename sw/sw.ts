@@ -5,7 +5,7 @@ import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ALL_ROUTES, API_ROUTES, pathsWhere } from '../api/contract/routes';
-import { appointmentText, callbackRequestText, notificationText, type SwLocale } from './i18n';
+import { appointmentText, callbackRequestText, notificationText, orderPaidText, type SwLocale } from './i18n';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | { url: string; revision: string | null })[];
@@ -96,6 +96,14 @@ interface CallbackRequestPush {
   locale?: SwLocale;
 }
 
+interface OrderPaidPush {
+  type: 'order-paid';
+  orderId: number;
+  customerName: string;
+  amount: string;
+  locale?: SwLocale;
+}
+
 async function tellClients(message: Record<string, unknown>): Promise<readonly WindowClient[]> {
   const clients = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   for (const c of clients) c.postMessage(message);
@@ -104,10 +112,25 @@ async function tellClients(message: Record<string, unknown>): Promise<readonly W
 
 // A pushed ring is an accelerator: open tabs poll at once, and a notification shows for closed or hidden apps.
 self.addEventListener('push', (event) => {
-  let data: IncomingCallPush | CallbackRequestPush | AppointmentPush | undefined;
+  let data: IncomingCallPush | CallbackRequestPush | AppointmentPush | OrderPaidPush | undefined;
   try {
-    data = event.data?.json() as IncomingCallPush | CallbackRequestPush | AppointmentPush | undefined;
+    data = event.data?.json() as
+      IncomingCallPush | CallbackRequestPush | AppointmentPush | OrderPaidPush | undefined;
   } catch {
+    return;
+  }
+  if (data?.type === 'order-paid') {
+    // A customer paid an order of the shop (issue #48): the jeweller's orders page has it to confirm.
+    const text = orderPaidText(data.locale ?? 'en', data.orderId, data.customerName, data.amount);
+    event.waitUntil(
+      self.registration.showNotification(text.title, {
+        body: text.body,
+        tag: `order-${data.orderId}`,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/badge-96.png',
+        data: { url: '/seller/orders' },
+      }),
+    );
     return;
   }
   if (data?.type === 'appointment') {

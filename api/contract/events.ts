@@ -49,6 +49,15 @@ export type ItemEvent = CallItem;
  */
 export type AppointmentEvent = AppointmentNotice;
 
+/**
+ * Something the jeweller's open dashboard shows changed ('shop', issue #48): a call-back request made, a piece
+ * held, an order paid. The dashboard refreshes what it shows of it; a missed call comes as a 'call' event.
+ */
+export type ShopEvent =
+  | { what: 'callback'; requestId: number }
+  | { what: 'hold'; holdId: number; productId: number }
+  | { what: 'order-paid'; orderId: number; amountPaise: number };
+
 export interface StreamEventMap {
   hello: HelloEvent;
   incoming: IncomingEvent;
@@ -56,6 +65,7 @@ export interface StreamEventMap {
   signal: SignalEvent;
   item: ItemEvent;
   appointment: AppointmentEvent;
+  shop: ShopEvent;
 }
 export type StreamEventName = keyof StreamEventMap;
 export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
@@ -65,6 +75,7 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
   'signal',
   'item',
   'appointment',
+  'shop',
 ];
 
 /** `after` of GET /_api/events: a non-negative integer event id. */

@@ -138,7 +138,10 @@ export interface PaymentSettings {
   cashOnDelivery: boolean;
 }
 
-/** A shop's money, in paise: owed = paid − commission − refunds; balance = owed − paid out. */
+/**
+ * A shop's money, in paise (docs/product-rules.md "Issue #48"): owed = paid − refunds − commission, and
+ * owed = pending + paid out + balance. Both sums hold exactly, so the screens show them as two sums.
+ */
 export interface ShopLedger {
   sellerId: number;
   shopName: string | null;
@@ -172,10 +175,14 @@ export interface SellerLedgerResponse {
   ledger: ShopLedger;
   entries: LedgerEntry[];
   commissionPercent: number;
+  /** Days after delivery before an order's money may be paid out (PAYOUT_RETURN_WINDOW_DAYS). */
+  returnWindowDays: number;
 }
 
 export interface AdminLedgerResponse {
   shops: ShopLedger[];
   totals: Omit<ShopLedger, 'sellerId' | 'shopName'>;
   commissionPercent: number;
+  /** Days after delivery before an order's money may be paid out (PAYOUT_RETURN_WINDOW_DAYS). */
+  returnWindowDays: number;
 }

@@ -59,6 +59,16 @@ export interface CallbackRequestPush {
   locale: 'en' | 'ta';
 }
 
+/** What the service worker receives when a customer's online payment pays an order of the shop (issue #48). */
+export interface OrderPaidPush {
+  type: 'order-paid';
+  orderId: number;
+  customerName: string;
+  /** The order's total, written as the app writes money (₹1,71,258.33). */
+  amount: string;
+  locale: 'en' | 'ta';
+}
+
 /** What the service worker receives for an appointment notice (issue #22): booked, reminder, starting, … */
 export interface AppointmentPush extends AppointmentNotice {
   type: 'appointment';

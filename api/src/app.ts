@@ -136,7 +136,7 @@ export function createApp(opts: CreateAppOptions): AppHandle {
     config: opts.config,
     clock,
     logger: opts.logger,
-    hooks: { incomingCall: [], callbackRequested: [] },
+    hooks: { incomingCall: [], callbackRequested: [], orderPaid: [] },
     catalogCache: new ResponseCache(opts.config.catalogCache),
     events: new EventHub(opts.db, opts.logger),
     pushAgent: opts.pushAgent,

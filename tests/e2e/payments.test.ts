@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES } from '../../api/contract/payments';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, newContext, phoneIn } from './support/browser';
 
 /**
  * Paying for it (docs/product-rules.md §14), through the Razorpay test double the e2e server talks to: a failed
@@ -324,5 +324,72 @@ describe('paying for it through the Razorpay test double', () => {
       .getByText(/Payout · UTR2026MAD001/)
       .waitFor();
     await sellerPage.close();
+  });
+
+  it('on a 360 × 640 phone the Payments card adds up, each line explained, and a new paid order shows without a reload', async () => {
+    // The jeweller's dashboard open on a phone (the same session).
+    const phone = await phoneIn(browser, 'en');
+    await phone.addCookies(await seller.cookies());
+    const sellerPage = await phone.newPage();
+    await sellerPage.goto('/seller/dashboard');
+    const card = sellerPage.getByTestId('ledger-card');
+    await card.getByRole('heading', { name: 'Payments and payouts' }).waitFor();
+    await expect.poll(() => card.getByTestId('ledger-paid').textContent()).toBe(inr(paidPaise));
+    const figure = async (id: string) =>
+      Math.round(
+        Number(
+          (await card.getByTestId(`ledger-${id}`).textContent())!.replace(/[₹,]/g, '').replace('−', '-'),
+        ) * 100,
+      );
+    const figures = async () => ({
+      paid: await figure('paid'),
+      refunds: await figure('refunds'),
+      commission: await figure('commission'),
+      owed: await figure('owed'),
+      pending: await figure('pending'),
+      paidOut: await figure('paid-out'),
+      balance: await figure('balance'),
+    });
+    const addsUp = (f: Awaited<ReturnType<typeof figures>>) => {
+      expect(f.paid - f.refunds - f.commission).toBe(f.owed);
+      expect(f.pending + f.paidOut + f.balance).toBe(f.owed);
+    };
+    const before = await figures();
+    addsUp(before);
+    // Both delivered orders are paid out in part (the admin's payout above): nothing awaits delivery yet.
+    expect(before).toMatchObject({ pending: 0, paidOut: 10_000_000, balance: paidPaise - 10_000_000 });
+    // Each line says what it is.
+    await card.getByText('Already sent to your bank account.').waitFor();
+    // The browser tests' server has no return window: the hint names no days.
+    await card.getByText('Paid orders not yet delivered.', { exact: true }).waitFor();
+    await expect(noOverflow(sellerPage)).resolves.toBe(true);
+    await expectAccessible(sellerPage, 'Payments card at 360 × 640');
+
+    // A customer pays for an order while the dashboard stays open.
+    const context = await newContext(browser);
+    await registerViaApi(context);
+    await post(context, '/_api/cart/add', { productId: anklet, quantity: 1 });
+    const page = await context.newPage();
+    await page.goto('/checkout');
+    await fillAddress(page);
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page
+      .getByRole('dialog', { name: 'Test payments' })
+      .getByRole('button', { name: 'Pay by UPI (succeeds)' })
+      .click();
+    await page.waitForURL((u) => /^\/orders\/\d+$/.test(u.pathname));
+    await page.getByText(/UPI · Paid/).waitFor();
+    const orderId = Number(new URL(page.url()).pathname.split('/').pop());
+    await context.close();
+
+    // The jeweller is told at once, and the card follows: the new money awaits delivery; the sums still hold.
+    await sellerPage.getByText(new RegExp(`^New paid order #${orderId}: ₹`)).waitFor({ timeout: 15_000 });
+    await expect.poll(() => figure('paid'), { timeout: 15_000 }).toBeGreaterThan(before.paid);
+    const after = await figures();
+    addsUp(after);
+    expect(after.pending).toBe(after.paid - before.paid);
+    expect(after.balance).toBe(before.balance);
+    await expectAccessible(sellerPage, 'dashboard after a new paid order');
+    await phone.close();
   });
 });

@@ -57,10 +57,20 @@ export interface CallbackRequestedEvent {
   productName: string | null;
 }
 
+/** A customer's online payment paid an order of this shop (issue #48): the jeweller's phone is told. */
+export interface OrderPaidEvent {
+  orderId: number;
+  sellerId: number;
+  customerName: string;
+  amountPaise: number;
+}
+
 /** In-process announcements between feature areas (each process announces what it handled). */
 export interface AppHooks {
   incomingCall: ((event: IncomingCallEvent) => void)[];
   callbackRequested: ((event: CallbackRequestedEvent) => void)[];
+  /** After the commit that paid them (never awaited). */
+  orderPaid: ((event: OrderPaidEvent) => void)[];
 }
 
 /** What every handler can reach through ctx: the database, configuration, clock and logger. */

@@ -28,6 +28,7 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'seller',
   'admin',
   'sellerCare',
+  'sellerMoney',
 ] as const;
 
 /**

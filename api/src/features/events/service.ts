@@ -4,6 +4,7 @@ import {
   EVENT_STREAM_BATCH,
   type AppointmentEvent,
   type CallStateEvent,
+  type ShopEvent,
   type SignalEvent,
   type StreamEventMap,
   type StreamEventName,
@@ -26,7 +27,7 @@ export interface StreamEvent<K extends StreamEventName = StreamEventName> {
 interface EventRow {
   id: number | string;
   call_id: number;
-  kind: 'incoming' | 'call' | 'signal' | 'item' | 'appointment';
+  kind: 'incoming' | 'call' | 'signal' | 'item' | 'appointment' | 'shop';
   payload: Record<string, unknown>;
 }
 
@@ -105,6 +106,16 @@ export async function readEvents(
     } else if (r.kind === 'appointment') {
       // An appointment notice carries all it says (issue #22).
       out.push({ id, name: 'appointment', data: r.payload as unknown as AppointmentEvent });
+    } else if (r.kind === 'shop') {
+      // A shop event carries all it says (issue #48): written by the triggers of migration 0030.
+      const p = r.payload;
+      const data: ShopEvent =
+        p.what === 'order-paid'
+          ? { what: 'order-paid', orderId: Number(p.orderId), amountPaise: Number(p.amountPaise) }
+          : p.what === 'hold'
+            ? { what: 'hold', holdId: Number(p.holdId), productId: Number(p.productId) }
+            : { what: 'callback', requestId: Number(p.requestId) };
+      out.push({ id, name: 'shop', data });
     } else if (r.kind === 'item') {
       // Rows are per participant, so an item here is always of one of the user's calls.
       const item = items.get(Number(r.payload.itemId));

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import en from '../../../../locales/en.json';
 import ta from '../../../../locales/ta.json';
 import { NOTICE_CONSENT_WORDING, type NoticeSettings } from '../../../contract/mobile';
+import { formatInr } from '../../../contract/money';
 import type { AppDeps } from '../../http/context';
 import { firstReceipt } from '../../http/webhook-receipts';
 import { keywordOf } from './keywords';
@@ -39,6 +40,7 @@ export const NOTICE_KINDS = [
   'mobile_changed',
   'email_changed',
   'password_changed',
+  'shop_order_paid',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
@@ -72,8 +74,14 @@ export const NOTICE_RETRY_BASE_MS = 30_000;
  */
 export const noticeLeaseMs = (config: Pick<AppDeps['config'], 'sms'>) => 2 * config.sms.timeoutMs + 60_000;
 
-/** The texts live with the push texts (locales push.sms.*): like those, they are read off the app. */
-const TEXTS = { en: en.push.sms, ta: ta.push.sms } as const;
+/**
+ * The texts live with the push texts (locales push.sms.*): like those, they are read off the app. The jeweller's
+ * new-paid-order notice (issue #48) is with the shop's money texts (sellerMoney.sms.*).
+ */
+const TEXTS = {
+  en: { ...en.push.sms, ...en.sellerMoney.sms },
+  ta: { ...ta.push.sms, ...ta.sellerMoney.sms },
+} as const;
 
 /** The shops' cancel reasons, read in the person's language (locales sellerCare.reasons.*). */
 const REASONS = { en: en.sellerCare.reasons, ta: ta.sellerCare.reasons } as const;
@@ -244,6 +252,38 @@ export async function queueOrderNotices(
         kind,
         subject: `order:${o.id}`,
         params: { order: o.id, shop: o.shop_name ?? '', ...why },
+      },
+      now,
+    );
+  }
+}
+
+/**
+ * The jeweller's notice of each new paid order (issue #48), by SMS or WhatsApp when they opted in: the order, the
+ * customer's name as on the order and the amount. One per order (its subject).
+ */
+export async function queueShopOrderNotices(
+  trx: Knex,
+  orderIds: readonly number[],
+  now: Date,
+): Promise<void> {
+  if (!orderIds.length) return;
+  const orders = (
+    (await trx.raw(
+      `select o.id, o.seller_id, o.customer_name, round(o.total_amount * 100)::bigint as amount_paise from orders o
+         join users u on u.id = o.seller_id and u.notices and u.mobile is not null
+        where o.id = any(?::int[])`,
+      [[...orderIds]],
+    )) as { rows: { id: number; seller_id: number; customer_name: string; amount_paise: string | number }[] }
+  ).rows;
+  for (const o of orders) {
+    await queueNotice(
+      trx,
+      {
+        userId: o.seller_id,
+        kind: 'shop_order_paid',
+        subject: `order:${o.id}`,
+        params: { order: o.id, customer: o.customer_name, amount: formatInr(Number(o.amount_paise) / 100) },
       },
       now,
     );

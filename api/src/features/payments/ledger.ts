@@ -99,6 +99,8 @@ export interface PayoutRule {
   returnWindowMs: number;
 }
 const cutoffOf = (rule: PayoutRule) => new Date(rule.now.getTime() - rule.returnWindowMs);
+/** The return window in whole days, as the screens name it. */
+const windowDays = (rule: PayoutRule) => Math.round(rule.returnWindowMs / 86_400_000);
 
 export async function shopLedger(db: Db, sellerId: number, rule: PayoutRule): Promise<ShopLedger> {
   const rows = (
@@ -163,6 +165,7 @@ export async function sellerLedger(
       createdAt: new Date(e.created_at).toISOString(),
     })),
     commissionPercent: basisPoints / 100,
+    returnWindowDays: windowDays(rule),
   };
 }
 
@@ -193,6 +196,7 @@ export async function adminLedger(
       balancePaise: sum((s) => s.balancePaise),
     },
     commissionPercent: basisPoints / 100,
+    returnWindowDays: windowDays(rule),
   };
 }
 

@@ -1,4 +1,4 @@
-import { queueOrderNotices } from '../notices/service';
+import { queueOrderNotices, queueShopOrderNotices } from '../notices/service';
 import type { Knex } from 'knex';
 import { ONLINE_PAYMENT_METHODS, type PaymentMethod } from '../../../contract/constants';
 import { ORDER_MESSAGES } from '../../../contract/orders';
@@ -237,6 +237,12 @@ export async function applyCapture(
     'order_paid',
     now,
   );
+  // The jeweller hears of each new paid order too (issue #48); the open dashboard by its 'shop' event.
+  await queueShopOrderNotices(
+    trx,
+    orders.map((o) => o.id),
+    now,
+  );
   for (const o of orders) {
     await recordSale(
       trx,
@@ -245,6 +251,31 @@ export async function applyCapture(
     );
   }
   return 'applied';
+}
+
+/**
+ * After the commit of a capture that paid orders: the jeweller's phones are told of each (issue #48, the push
+ * feature's listener); never awaited by the payer's request.
+ */
+async function announcePaid(deps: AppDeps, gatewayOrderId: string): Promise<void> {
+  if (!deps.hooks.orderPaid.length) return;
+  const rows = (await deps
+    .db('orders')
+    .where({ gateway_order_id: gatewayOrderId, payment_status: 'paid' })
+    .select(
+      'id',
+      'seller_id',
+      'customer_name',
+      deps.db.raw('round(total_amount * 100)::bigint as amount_paise'),
+    )) as { id: number; seller_id: number; customer_name: string; amount_paise: string | number }[];
+  for (const r of rows)
+    for (const listener of deps.hooks.orderPaid)
+      listener({
+        orderId: r.id,
+        sellerId: r.seller_id,
+        customerName: r.customer_name,
+        amountPaise: Number(r.amount_paise),
+      });
 }
 
 /** A capture that paid orders or must be refunded counts once as an outcome ('already': counted before). */
@@ -308,6 +339,10 @@ export async function verifyPayment(deps: AppDeps, customer: OrderViewer, input:
       metrics.paymentOutcomes.inc({ outcome: 'failed' });
   }
   countCapture(outcome);
+  if (outcome === 'applied')
+    await announcePaid(deps, orderId).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'announcing a paid order failed'),
+    );
   if (outcome === 'refund_due') await sendDueRefunds(deps);
   // Reported before by its webhook or applied just now: what counts is whether it paid the orders.
   const applied = await deps
@@ -442,6 +477,7 @@ export async function handleWebhook(
   const event = body.event ?? '';
   let refundsDue = false;
   let captured: CaptureOutcome | undefined;
+  let capturedOrder = '';
   let failedNew = false;
   const result = await deps.db.transaction(async (trx) => {
     if (!(await firstReceipt(trx, 'razorpay', sha256Key(rawBody)))) return 'duplicate' as const;
@@ -456,6 +492,7 @@ export async function handleWebhook(
       );
       refundsDue = outcome === 'refund_due';
       captured = outcome;
+      capturedOrder = payment.order_id;
       return 'handled' as const;
     }
     if (event === 'payment.failed' && payment) {
@@ -470,6 +507,10 @@ export async function handleWebhook(
   });
   // Counted once committed (a transaction that rolled back changed nothing).
   countCapture(captured);
+  if (captured === 'applied')
+    await announcePaid(deps, capturedOrder).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'announcing a paid order failed'),
+    );
   if (failedNew) metrics.paymentOutcomes.inc({ outcome: 'failed' });
   if (refundsDue) await sendDueRefunds(deps);
   return result;

@@ -7,6 +7,7 @@ import {
   getVapidKeys,
   pushCallbackRequest,
   pushIncomingCall,
+  pushOrderPaid,
   saveSubscription,
 } from './service';
 
@@ -44,6 +45,11 @@ export const pushFeature: Feature = (router, { deps }) => {
   deps.hooks.callbackRequested.push((event) => {
     void pushCallbackRequest(deps, event).catch((err: unknown) =>
       deps.logger.warn({ err }, 'push on call-back request failed'),
+    );
+  });
+  deps.hooks.orderPaid.push((event) => {
+    void pushOrderPaid(deps, event).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'push on a paid order failed'),
     );
   });
 };

@@ -1,12 +1,14 @@
 import webpush from 'web-push';
 import { badRequest, conflict } from '../../http/errors';
-import type { AppDeps, CallbackRequestedEvent, IncomingCallEvent } from '../../http/context';
+import type { AppDeps, CallbackRequestedEvent, IncomingCallEvent, OrderPaidEvent } from '../../http/context';
+import { formatInr } from '../../../contract/money';
 import type { AppointmentNotice } from '../../../contract/appointments';
 import {
   incomingCallPushTtlSeconds,
   type AppointmentPush,
   type CallbackRequestPush,
   type IncomingCallPush,
+  type OrderPaidPush,
   type PushSubscriptionInput,
 } from '../../../contract/push';
 
@@ -164,6 +166,25 @@ export async function pushCallbackRequest(
       locale,
     }),
     { TTL: 24 * 3600, urgency: 'normal', topic: `callback-${event.requestId}` },
+  );
+}
+
+/**
+ * Tells the jeweller of a new paid order (issue #48): kept for a day, normal urgency, one topic per order. The
+ * open dashboard learns of it by its event stream; this reaches the phone in a pocket.
+ */
+export async function pushOrderPaid(deps: AppDeps, event: OrderPaidEvent): Promise<PushOutcome> {
+  return pushToUser(
+    deps,
+    event.sellerId,
+    (locale): OrderPaidPush => ({
+      type: 'order-paid',
+      orderId: event.orderId,
+      customerName: event.customerName,
+      amount: formatInr(event.amountPaise / 100),
+      locale,
+    }),
+    { TTL: 24 * 3600, urgency: 'normal', topic: `order-${event.orderId}` },
   );
 }
 

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { toPaise } from '../../../../../api/contract/money';
 import { PayoutSchema, type PayoutInput, type ShopLedger } from '../../../../../api/contract/payments';
 import { API_ROUTES } from '../../../../../api/contract/routes';
+import { LedgerBreakdown } from '../../../components/ledger-breakdown';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import {
@@ -34,7 +35,8 @@ const RUPEES = /^\d{1,11}(\.\d{1,2})?$/;
 type Fields = 'amountPaise' | 'reference';
 
 /**
- * The shops' money (docs/product-rules.md §14): every shop with money in the ledger, its figures and balance, and
+ * The shops' money (docs/product-rules.md §14, "Issue #48"): every shop with money in the ledger, its figures as
+ * the two sums the jeweller sees (each line with its meaning) and its balance, and
  * "Mark payout made" to record a transfer with its bank reference. The server refuses a payout above the balance.
  */
 export function PayoutsSection() {
@@ -70,11 +72,13 @@ export function PayoutsSection() {
             percent: ledger.data.commissionPercent,
           })}
         </p>
-        <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-3">
           {ledger.data.shops.map((s) => (
             <li key={s.sellerId}>
               <ShopCard
                 shop={s}
+                commissionPercent={ledger.data.commissionPercent}
+                returnWindowDays={ledger.data.returnWindowDays}
                 onPayout={(button) => {
                   opener.current = button;
                   setShop(s);
@@ -101,17 +105,19 @@ export function PayoutsSection() {
   );
 }
 
-function ShopCard({ shop, onPayout }: { shop: ShopLedger; onPayout: (button: HTMLButtonElement) => void }) {
+function ShopCard({
+  shop,
+  commissionPercent,
+  returnWindowDays,
+  onPayout,
+}: {
+  shop: ShopLedger;
+  commissionPercent: number;
+  returnWindowDays: number;
+  onPayout: (button: HTMLButtonElement) => void;
+}) {
   const { t } = useTranslation();
   const name = shop.shopName ?? t('admin.payouts.unnamed', { id: shop.sellerId });
-  const figures: [string, number][] = [
-    [t('admin.payouts.paid'), shop.paidPaise],
-    [t('admin.payouts.commission'), shop.commissionPaise],
-    [t('admin.payouts.refunds'), shop.refundsPaise],
-    [t('admin.payouts.owed'), shop.owedPaise],
-    [t('admin.payouts.paidOut'), shop.paidOutPaise],
-    [t('admin.payouts.pending'), shop.pendingPaise],
-  ];
   return (
     <Card className="space-y-3 p-4" data-testid="payout-shop" aria-label={name}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -123,14 +129,13 @@ function ShopCard({ shop, onPayout }: { shop: ShopLedger; onPayout: (button: HTM
           </span>
         </p>
       </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
-        {figures.map(([label, amount]) => (
-          <div key={label} className="min-w-0">
-            <dt className="text-muted">{label}</dt>
-            <dd className="font-medium text-ink">{inr(amount)}</dd>
-          </div>
-        ))}
-      </dl>
+      <LedgerBreakdown
+        ledger={shop}
+        commissionPercent={commissionPercent}
+        returnWindowDays={returnWindowDays}
+        who="admin"
+        testIdPrefix="payout-figure"
+      />
       <Button
         size="sm"
         variant="outline"

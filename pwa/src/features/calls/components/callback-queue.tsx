@@ -1,12 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
-import { PhoneCall, PhoneMissed } from 'lucide-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Hand, PhoneCall, PhoneMissed } from 'lucide-react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CallbackRequest } from '../../../../../api/contract/callbacks';
+import type { CallStateEvent, ShopEvent } from '../../../../../api/contract/events';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { requestCallBack, useCallState } from '../../../lib/call-store';
-import { callQueries } from '../api';
+import { useStreamEvent } from '../../../lib/event-stream';
+import { callQueries, sellingQueries } from '../api';
 
 const time = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
@@ -34,14 +37,48 @@ export function CallbackWindowText({ request }: { request: CallbackRequest }) {
 }
 
 /**
+ * The open dashboard follows the jeweller's event stream (issue #48): a call missed or declined refreshes the
+ * missed calls, a call-back request the queue, a hold the pieces on hold, without a reload.
+ */
+function useLiveQueue() {
+  const queryClient = useQueryClient();
+  useStreamEvent(
+    'call',
+    useCallback(
+      (e: CallStateEvent) => {
+        if (e.status === 'missed' || e.status === 'declined')
+          void queryClient.invalidateQueries({ queryKey: callQueries.history().queryKey });
+      },
+      [queryClient],
+    ),
+  );
+  useStreamEvent(
+    'shop',
+    useCallback(
+      (e: ShopEvent) => {
+        if (e.what === 'callback')
+          void queryClient.invalidateQueries({ queryKey: callQueries.callbackQueue().queryKey });
+        else if (e.what === 'hold')
+          void queryClient.invalidateQueries({ queryKey: sellingQueries.sellerHolds().queryKey });
+      },
+      [queryClient],
+    ),
+  );
+}
+
+/**
  * The jeweller's dashboard card (issue #22): open call-back requests with "Call back" (which rings the
- * customer's app), and today's missed and declined calls with the caller and the piece asked about.
+ * customer's app), today's missed and declined calls with the caller and the piece asked about, and the pieces
+ * customers hold (issue #48). It follows the event stream (useLiveQueue).
  */
 export function CallbackQueueCard() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === 'ta' ? 'ta-IN' : 'en-IN';
+  useLiveQueue();
   const queue = useQuery(callQueries.callbackQueue());
   const history = useQuery(callQueries.history());
+  const holds = useQuery(sellingQueries.sellerHolds());
+  const held = (holds.data?.holds ?? []).filter((h) => h.status === 'active');
   const busy = useCallState((s) => s.activeCall !== null);
   const open = (queue.data?.requests ?? []).filter((r) => r.status === 'open');
   const openFor = new Map(open.map((r) => [r.customer.id, r]));
@@ -98,6 +135,9 @@ export function CallbackQueueCard() {
             <h3 className="flex items-center gap-2 text-sm font-semibold text-ink">
               <PhoneMissed aria-hidden="true" className="h-4 w-4 text-red-700" />
               {t('calls.schedule.missed.title')}
+              <Badge variant={missed.length ? 'warning' : 'outline'} data-testid="missed-count">
+                {missed.length}
+              </Badge>
             </h3>
             {missed.length === 0 ? (
               <p className="text-sm text-muted">{t('calls.schedule.missed.empty')}</p>
@@ -135,6 +175,32 @@ export function CallbackQueueCard() {
                     </li>
                   );
                 })}
+              </ul>
+            )}
+          </div>
+          <div>
+            <h3 className="flex items-center gap-2 text-sm font-semibold text-ink">
+              <Hand aria-hidden="true" className="h-4 w-4 text-brand-700" />
+              {t('sellerMoney.holds.title')}
+              <Badge variant={held.length ? 'warning' : 'outline'} data-testid="holds-count">
+                {held.length}
+              </Badge>
+            </h3>
+            {held.length === 0 ? (
+              <p className="text-sm text-muted">{t('sellerMoney.holds.empty')}</p>
+            ) : (
+              <ul className="divide-y divide-stone-200" data-testid="held-pieces">
+                {held.map((h) => (
+                  <li key={h.id} className="py-2 text-sm">
+                    <p className="font-semibold break-words text-ink">{h.productName}</p>
+                    <p className="text-muted">
+                      {t('sellerMoney.holds.line', {
+                        customer: h.customerName,
+                        time: time(h.expiresAt, locale),
+                      })}
+                    </p>
+                  </li>
+                ))}
               </ul>
             )}
           </div>

@@ -1,15 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Wallet } from 'lucide-react';
-import { useId } from 'react';
+import { useCallback, useId } from 'react';
+import type { ShopEvent } from '../../../../../api/contract/events';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { LedgerEntry, PaymentSettings, ShopLedger } from '../../../../../api/contract/payments';
+import type { LedgerEntry, PaymentSettings } from '../../../../../api/contract/payments';
 import { API_ROUTES } from '../../../../../api/contract/routes';
+import { LedgerBreakdown } from '../../../components/ledger-breakdown';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { api, errorMessage } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
+import { useStreamEvent } from '../../../lib/event-stream';
 import { translateMessage } from '../../../lib/i18n';
 
 export const ledgerQuery = {
@@ -25,48 +28,30 @@ const paymentSettingsQuery = {
 /** Paise, written the one way the app writes money. */
 export const paise = (amount: number) => formatPrice(amount / 100);
 
-/** The figures of a shop's ledger (docs/product-rules.md §14), in the order they add up. */
-export function LedgerFigures({
-  ledger,
-  commissionPercent,
-}: {
-  ledger: ShopLedger;
-  commissionPercent: number;
-}) {
-  const { t } = useTranslation();
-  const rows: [string, string, number][] = [
-    ['paid', t('seller.ledger.paid'), ledger.paidPaise],
-    ['commission', t('seller.ledger.commission', { percent: commissionPercent }), ledger.commissionPaise],
-    ['refunds', t('seller.ledger.refunds'), ledger.refundsPaise],
-    ['owed', t('seller.ledger.owed'), ledger.owedPaise],
-    ['paid-out', t('seller.ledger.paidOut'), ledger.paidOutPaise],
-    ['balance', t('seller.ledger.balance'), ledger.balancePaise],
-  ];
-  return (
-    <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
-      {rows.map(([id, label, amount]) => (
-        <div key={id} className="min-w-0">
-          <dt className="text-muted">{label}</dt>
-          <dd
-            className={id === 'balance' ? 'text-lg font-bold text-ink' : 'font-semibold text-ink'}
-            data-testid={`ledger-${id}`}
-          >
-            {paise(amount)}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 /**
- * The seller dashboard's money card (docs/product-rules.md §14): what customers paid online, the platform's
- * commission, refunds, what the shop is owed, what was paid out and the balance; the latest entries; and the
+ * The seller dashboard's money card (docs/product-rules.md §14, "Issue #48"): what the shop is owed as two sums
+ * that add up on screen (paid − refunds − commission; awaiting delivery or the return window + paid out + balance
+ * due now), each line with its meaning; the latest entries; and the
  * shop's choice to offer cash on delivery (cash is the shop's own and not in the ledger).
  */
 export function LedgerCard() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const ledger = useQuery(ledgerQuery);
+  // A new paid order on the open dashboard (issue #48): told at once, and the figures follow.
+  useStreamEvent(
+    'shop',
+    useCallback(
+      (e: ShopEvent) => {
+        if (e.what !== 'order-paid') return;
+        void queryClient.invalidateQueries({ queryKey: ledgerQuery.queryKey });
+        toast.success(t('sellerMoney.live.orderPaid', { order: e.orderId, amount: paise(e.amountPaise) }), {
+          duration: 15_000,
+        });
+      },
+      [queryClient, t],
+    ),
+  );
   return (
     <Card data-testid="ledger-card">
       <CardHeader className="flex flex-row items-center gap-2">
@@ -88,7 +73,12 @@ export function LedgerCard() {
           </div>
         ) : (
           <>
-            <LedgerFigures ledger={ledger.data.ledger} commissionPercent={ledger.data.commissionPercent} />
+            <LedgerBreakdown
+              ledger={ledger.data.ledger}
+              commissionPercent={ledger.data.commissionPercent}
+              returnWindowDays={ledger.data.returnWindowDays}
+              who="seller"
+            />
             <RecentEntries entries={ledger.data.entries.slice(0, 5)} />
           </>
         )}
