@@ -20,7 +20,12 @@ afterAll(async () => api?.close());
 const DAY_MS = 86_400_000;
 
 const setStatus = (client: ApiClient, orderId: number, status: string) =>
-  client.post<{ order: Order }>('/_api/orders/update-status', { orderId, status });
+  client.post<{ order: Order }>('/_api/orders/update-status', {
+    orderId,
+    status,
+    // A shop's cancellation names its reason (§18).
+    ...(status === 'cancelled' ? { cancelReason: 'customer_asked' } : {}),
+  });
 
 /** 2.5% of an amount in paise, rounded half up (docs/product-rules.md §10). */
 const commission = (paise: number) => Math.floor((paise * 250 + 5_000) / 10_000);
