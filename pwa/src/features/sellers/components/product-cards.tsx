@@ -58,22 +58,20 @@ export function ProductCards({
             </div>
           </div>
           <div className="grid grid-cols-2 gap-2">
-            <Button
-              variant="outline"
-              onClick={() => onEdit(p)}
-              aria-label={t('seller.products.editNamed', { name: p.name })}
-            >
+            <Button variant="outline" onClick={() => onEdit(p)}>
               <Pencil aria-hidden="true" className="h-4 w-4" />
+              {/* The visible word first, then the piece's name for a screen reader ("Edit Kasu Mala"). */}
               {t('sellerPhone.products.edit')}
+              <span className="sr-only"> {p.name}</span>
             </Button>
             <Button
               variant="outline"
               onClick={() => onDelete(p)}
-              aria-label={t('seller.products.deleteNamed', { name: p.name })}
               className="border-red-200 text-red-800 hover:bg-red-50"
             >
               <Trash2 aria-hidden="true" className="h-4 w-4" />
               {t('sellerPhone.products.delete')}
+              <span className="sr-only"> {p.name}</span>
             </Button>
           </div>
         </li>
