@@ -27,6 +27,7 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'home',
   'seller',
   'admin',
+  'sellerPhone',
 ] as const;
 
 /**
