@@ -34,11 +34,23 @@ const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 /** Minutes since midnight of 'HH:MM' (24:00 → 1440). */
 export const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-/** True when the runtime knows this IANA time zone. */
+/**
+ * An IANA zone as the tz database spells it: "UTC" or an area and a location ("Asia/Kolkata",
+ * "America/Argentina/Buenos_Aires"), each part of the location starting with a capital. Legacy names ("EST",
+ * "US/Eastern"), offsets ("+05:30") and other spellings ("asia/kolkata", which the runtime would accept) are not.
+ */
+const IANA_NAME =
+  /^(?:UTC|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(?:\/[A-Z][A-Za-z0-9_+-]*)+)$/;
+
+/**
+ * True for a real IANA time zone the runtime knows, spelled as the tz database does (issue #48: the seller's
+ * hours take a zone from a list, and the server accepts nothing else).
+ */
 export function isTimeZone(zone: string): boolean {
+  if (!IANA_NAME.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.length > 0;
+    return true;
   } catch {
     return false;
   }

@@ -174,6 +174,28 @@ describe('shop hours and away: one call state everywhere', () => {
       awayMessage: null,
     });
     expect(zone.status).toBe(400);
+    // Only a real IANA zone as the tz database spells it (issue #48): not another spelling the runtime would
+    // take, a legacy abbreviation or an offset.
+    for (const timeZone of ['asia/kolkata', 'EST', 'US/Eastern', '+05:30', 'Asia/Kolkata ', '']) {
+      const refused = await p.asSeller.post('/_api/seller/hours', {
+        timeZone,
+        hours: [],
+        away: false,
+        awayMessage: null,
+      });
+      expect(refused.status, timeZone).toBe(400);
+      expect(refused.body, timeZone).toMatchObject({ error: SHOP_HOURS_MESSAGES.invalidTimeZone });
+    }
+    for (const timeZone of ['UTC', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata']) {
+      const saved = await p.asSeller.post<ShopHoursResponse>('/_api/seller/hours', {
+        timeZone,
+        hours: [],
+        away: false,
+        awayMessage: null,
+      });
+      expect(saved.status, timeZone).toBe(200);
+      expect(saved.body.timeZone).toBe(timeZone);
+    }
     expect((await p.asCustomer.get('/_api/seller/hours')).status).toBe(403);
     expect(
       (

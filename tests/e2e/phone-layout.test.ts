@@ -2,12 +2,13 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/catalog';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, launchBrowser, phoneIn } from './support/browser';
+import { baseUrl, expectAccessible, expectStill, launchBrowser, phoneIn } from './support/browser';
 
 /**
  * No page scrolls sideways on a 360 × 640 phone, in English or in Tamil (docs/product-rules.md): every page a
  * customer, a seller or an admin opens, the product dialog and the cart panel. A failure names the elements that
- * stick out, the widest first.
+ * stick out, the widest first. Every /seller/* page is walked too (issue #48): no sideways scroll, every control
+ * within the screen's width and not covered, axe on each.
  */
 
 const WIDTH = 360;
@@ -203,4 +204,197 @@ describe('360 px phones, in English and Tamil', () => {
       await admin.close();
     });
   }
+});
+
+/**
+ * The controls of the page a thumb cannot reach (issue #48): each visible link, button, field and switch is
+ * scrolled to the middle of the screen, then must lie within the screen's width and be what a tap at its centre
+ * hits (nothing fixed or floating over it). Null when all are in reach; otherwise the first few that are not.
+ */
+function outOfReachReport(page: Page): Promise<string | null> {
+  return page.evaluate((width) => {
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>(
+        'a[href], button, input:not([type="hidden"]), select, textarea, [role="button"], [role="switch"], [role="link"]',
+      ),
+    ];
+    const hidden = (el: Element) => {
+      const style = getComputedStyle(el);
+      return (
+        style.visibility === 'hidden' ||
+        style.clipPath.startsWith('inset(50%') ||
+        style.clip === 'rect(0px, 0px, 0px, 0px)' ||
+        Number(style.opacity) === 0
+      );
+    };
+    const describe = (el: Element, why: string) => {
+      const r = el.getBoundingClientRect();
+      const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      return `<${el.tagName.toLowerCase()}> "${name.slice(0, 40)}" ${why} (${Math.round(r.left)}..${Math.round(r.right)}px)`;
+    };
+    const problems: string[] = [];
+    for (const el of controls) {
+      const first = el.getBoundingClientRect();
+      if (
+        first.width === 0 ||
+        first.height === 0 ||
+        hidden(el) ||
+        el.closest('[aria-hidden="true"], [inert]')
+      )
+        continue;
+      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      const r = el.getBoundingClientRect();
+      if (r.left < -0.5 || r.right > width + 0.5) {
+        problems.push(describe(el, 'sticks out of the screen'));
+        continue;
+      }
+      const x = Math.min(Math.max(r.left + r.width / 2, 0), width - 1);
+      const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      // A label over its own field (a styled file or check input) counts as the field.
+      const ownLabel = hit?.closest('label');
+      const reachable =
+        hit !== null &&
+        (el.contains(hit) ||
+          hit.contains(el) ||
+          (ownLabel !== null &&
+            ownLabel !== undefined &&
+            (ownLabel.control === el || ownLabel.contains(el))));
+      if (!reachable)
+        problems.push(describe(el, `is covered by <${hit?.tagName.toLowerCase() ?? 'nothing'}>`));
+    }
+    scrollTo(0, 0);
+    return problems.length ? problems.slice(0, 6).join(' | ') : null;
+  }, WIDTH);
+}
+
+/** A /seller/* page on a 360 px phone: it fits, every control is in reach, and axe finds nothing serious. */
+async function walk(page: Page, language: Language, path: string, ready: Locator) {
+  const label = `${path} (${language})`;
+  await expectFits(page, label, ready);
+  expect(await outOfReachReport(page), label).toBeNull();
+  await expectAccessible(page, label);
+}
+
+describe('every /seller/* page on a 360 × 640 phone (issue #48)', () => {
+  for (const language of LANGUAGES) {
+    it(`no sideways scroll, every control in reach, axe clean (${language})`, async () => {
+      const context = await phone(language);
+      const page = await context.newPage();
+      // Signed out, the jeweller's own sign-in page.
+      await page.goto('/seller/login');
+      await walk(page, language, '/seller/login', page.locator('main form'));
+
+      await signInViaApi(context, DEMO_ACCOUNTS.seller);
+      await page.goto('/seller/dashboard');
+      await walk(page, language, '/seller/dashboard', heading(page));
+
+      // The products as cards: name, price, stock, and Edit and Delete in reach; no table on a phone.
+      await page.goto('/seller/products');
+      const card = page.getByTestId('product-card');
+      await walk(page, language, '/seller/products', card);
+      expect(await page.locator('main table').isVisible()).toBe(false);
+      const first = card.first();
+      expect(await first.getByTestId('product-card-price').textContent()).toMatch(/₹/);
+      const name = (await first.getByRole('heading', { level: 2 }).textContent())!;
+      const edit = first.getByRole('button', { name: `Edit ${name}` });
+      const remove = first.getByRole('button', { name: `Delete ${name}` });
+      for (const button of [edit, remove]) {
+        const box = (await button.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(WIDTH);
+      }
+
+      // The product form: categories and materials by their names; rate-linked asks purity, weight and the
+      // making charge once.
+      await page.getByRole('button', { name: 'Add New Product' }).click();
+      const sheet = page.getByRole('dialog');
+      await sheet.locator('select[name="category"]').waitFor();
+      const optionTexts = (name: string) =>
+        sheet.locator(`select[name="${name}"] option`).evaluateAll((os) => os.map((o) => o.textContent));
+      const categories = await optionTexts('category');
+      const materials = await optionTexts('material');
+      // The seller's screens are in English (product rules §1), whatever language the phone reads.
+      expect(categories).toContain('Bridal sets');
+      expect(materials).toContain('Temple jewellery');
+      expect(categories.join(' ')).not.toMatch(/_|bridal sets|temple jewelry/);
+      await sheet.locator('select[name="pricingMode"]').selectOption('rate');
+      await sheet.locator('select[name="metalPurity"]').waitFor();
+      for (const [field, count] of [
+        ['purity', 0],
+        ['metalPurity', 1],
+        ['weight', 1],
+        ['netWeight', 1],
+        ['makingCharges', 0],
+        ['makingValue', 1],
+        ['gstAmount', 0],
+        ['price', 0],
+      ] as const)
+        expect(await sheet.locator(`[name="${field}"]`).count(), field).toBe(count);
+      await expectFits(page, `product form, rate-linked (${language})`, sheet.locator('[name="netWeight"]'));
+      await expectAccessible(page, `product form, rate-linked (${language})`);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+
+      await page.goto('/seller/orders');
+      await walk(page, language, '/seller/orders', heading(page));
+
+      // Video hours: each day open all day, set hours or closed; the time zone from a list, India first.
+      await page.goto('/seller/profile');
+      const hours = page.getByTestId('shop-hours');
+      await walk(page, language, '/seller/profile', hours.getByTestId('hours-day'));
+      const zone = hours.locator('select').first();
+      expect(await zone.evaluate((s: HTMLSelectElement) => s.options[0].value)).toBe('Asia/Kolkata');
+      expect(await zone.locator('option').count()).toBeGreaterThan(100);
+      expect(await hours.locator('input[list]').count()).toBe(0);
+      const monday = hours.getByTestId('hours-day').first().locator('select');
+      expect(
+        await monday.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+      ).toEqual(['allDay', 'hours', 'closed']);
+      await monday.selectOption('closed');
+      expect(await hours.getByTestId('hours-day').first().locator('input[type="time"]').count()).toBe(0);
+      await monday.selectOption('hours');
+      expect(await hours.getByTestId('hours-day').first().locator('input[type="time"]').count()).toBe(2);
+      await monday.selectOption('allDay');
+      expect(await hours.getByTestId('hours-day').first().locator('input[type="time"]').count()).toBe(0);
+
+      await page.goto('/seller/history');
+      await walk(page, language, '/seller/history', heading(page));
+      const call = page.locator('main a[href^="/seller/history/"]').first();
+      await call.waitFor();
+      const callPath = (await call.getAttribute('href'))!;
+      await page.goto(callPath);
+      await walk(page, language, callPath, heading(page));
+
+      // A seller who has a shop: the set-up and register pages say where to go instead.
+      await page.goto('/seller/profile/setup');
+      await walk(page, language, '/seller/profile/setup', heading(page));
+      await page.goto('/seller/register');
+      await walk(page, language, '/seller/register', heading(page));
+      await context.close();
+    });
+  }
+
+  it('the call notifications prompt sits in the page flow and "Not now" holds on this device', async () => {
+    const context = await phone('en');
+    await signInViaApi(context, DEMO_ACCOUNTS.seller);
+    const page = await context.newPage();
+    await page.goto('/seller/dashboard');
+    const prompt = page.getByTestId('notifications-prompt');
+    await prompt.waitFor();
+    // In the flow under the header: nothing fixed, and the page's heading comes below it.
+    expect(await prompt.evaluate((el) => getComputedStyle(el).position)).toBe('static');
+    const promptBox = (await prompt.boundingBox())!;
+    await heading(page).waitFor();
+    expect((await heading(page).boundingBox())!.y).toBeGreaterThanOrEqual(promptBox.y + promptBox.height);
+    await walk(page, 'en', '/seller/dashboard (notifications prompt)', prompt);
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    // Dismissed for this device: another page and a new visit do not ask again.
+    await page.goto('/seller/products');
+    await page.getByTestId('product-card').first().waitFor();
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    await expectStill(() => prompt.count(), 0, 1500, 'the notifications prompt after Not now');
+    await context.close();
+  });
 });

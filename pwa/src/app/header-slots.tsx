@@ -3,9 +3,11 @@ import { createPortal } from 'react-dom';
 
 /**
  * Places in the header that features fill: the 'In Call' indicator (calls), the cart button (cart, customers
- * only: the header offers the slot only to customers) and extra actions (e.g. an install button).
+ * only: the header offers the slot only to customers) and extra actions (e.g. an install button); and `notices`,
+ * just under the header in the page's flow, for a notice that must cover nothing (e.g. the seller's call
+ * notifications prompt).
  */
-export type HeaderSlotName = 'inCall' | 'cart' | 'actions';
+export type HeaderSlotName = 'inCall' | 'cart' | 'actions' | 'notices';
 
 type Targets = Partial<Record<HeaderSlotName, HTMLElement | null>>;
 interface SlotsContextValue {

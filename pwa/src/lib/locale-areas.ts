@@ -29,6 +29,7 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'admin',
   'sellerCare',
   'sellerMoney',
+  'sellerPhone',
 ] as const;
 
 /**

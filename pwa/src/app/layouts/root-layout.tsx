@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { GlobalFeatures } from '../global-features';
+import { HeaderSlotOutlet } from '../header-slots';
 import { PageSpinner } from '../../components/ui/spinner';
 import { HydrateLater } from '../../lib/hydrate-later';
 import { useToasterNeeded, VISIBLE_TOASTS } from '../../lib/toaster-signal';
@@ -30,6 +31,8 @@ export function RootLayout() {
       <HydrateLater>
         <Header />
       </HydrateLater>
+      {/* Notices in the page's flow, under the header: they push the page down, never cover it. */}
+      <HeaderSlotOutlet name="notices" />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
           <HydrateLater>

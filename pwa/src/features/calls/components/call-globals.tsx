@@ -5,9 +5,10 @@ import { sessionQuery } from '../../../lib/session';
 
 // With its strings: selling, summaries, outcomes and appointment notices (lib/locale-areas.ts, SPLIT_AREAS).
 const CallLayer = lazy(() =>
-  Promise.all([import('./call-layer'), loadAreas(['callsInCall', 'callsAppointments', 'sellerCare'])]).then(
-    ([m]) => m,
-  ),
+  Promise.all([
+    import('./call-layer'),
+    loadAreas(['callsInCall', 'callsAppointments', 'sellerCare', 'sellerPhone']),
+  ]).then(([m]) => m),
 );
 
 /** Globals entry: mounts the call layer (its own chunk) for signed-in users only (docs/product-rules.md §1). */

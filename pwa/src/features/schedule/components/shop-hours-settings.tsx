@@ -7,6 +7,7 @@ import { toast } from 'sonner';
 import {
   AWAY_MESSAGE_MAX,
   WEEKDAYS,
+  isTimeZone,
   shopHoursSchema,
   type HoursRange,
   type ShopHoursResponse,
@@ -26,8 +27,28 @@ const dayName = (day: Weekday, locale: string) =>
     new Date(Date.UTC(2024, 0, day)),
   );
 
-const ZONES: readonly string[] =
-  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['Asia/Kolkata'];
+const INDIA = 'Asia/Kolkata';
+
+/**
+ * The zones offered after India's: the browser's list, as the server accepts them (isTimeZone), alphabetical.
+ * The browser may list India under its old name (Asia/Calcutta); it is offered once, as Asia/Kolkata.
+ */
+const OTHER_ZONES: readonly string[] = (
+  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
+)
+  .filter((z) => z !== INDIA && z !== 'Asia/Calcutta' && isTimeZone(z))
+  .sort();
+
+/** A day's video hours as the seller picks them: open all day, closed, or the ranges they set. */
+type DayMode = 'hours' | 'allDay' | 'closed';
+
+const ALL_DAY = { from: '00:00', to: '24:00' } as const;
+
+function dayModeOf(ranges: readonly HoursRange[]): DayMode {
+  if (ranges.length === 0) return 'closed';
+  if (ranges.length === 1 && ranges[0].from === ALL_DAY.from && ranges[0].to === ALL_DAY.to) return 'allDay';
+  return 'hours';
+}
 
 /**
  * The shop's weekly video hours, time zone and away switch (issue #22), in the seller's #video-settings.
@@ -50,6 +71,19 @@ function ShopHoursForm({ data }: { data: ShopHoursResponse }) {
   const locale = i18n.language === 'ta' ? 'ta-IN' : 'en-IN';
   const update = (i: number, patch: Partial<HoursRange>) =>
     setHours((h) => h.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  /** Open all day, closed, or (from either) one range to change: the day's ranges are replaced. */
+  const setDayMode = (day: Weekday, mode: DayMode) =>
+    setHours((h) => [
+      ...h.filter((r) => r.day !== day),
+      ...(mode === 'allDay'
+        ? [{ day, ...ALL_DAY }]
+        : mode === 'hours'
+          ? [{ day, from: '10:00', to: '19:00' }]
+          : []),
+    ]);
+  // A zone saved before the list (or one this browser does not list) stays chosen.
+  const zones =
+    timeZone === INDIA || OTHER_ZONES.includes(timeZone) ? OTHER_ZONES : [timeZone, ...OTHER_ZONES];
 
   const onSave = () => {
     const input = { timeZone, hours, away, awayMessage: awayMessage.trim() || null };
@@ -111,50 +145,71 @@ function ShopHoursForm({ data }: { data: ShopHoursResponse }) {
         <label htmlFor={`${id}-tz`} className="text-sm font-medium text-ink">
           {t('calls.schedule.hours.timeZone')}
         </label>
-        <Input
+        <select
           id={`${id}-tz`}
-          list={`${id}-zones`}
           value={timeZone}
           onChange={(e) => setTimeZone(e.target.value)}
-        />
-        <datalist id={`${id}-zones`}>
-          {ZONES.map((z) => (
-            <option key={z} value={z} />
-          ))}
-        </datalist>
+          className="block h-10 w-full min-w-0 rounded-md border border-stone-300 bg-white px-3 text-base text-ink focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40"
+        >
+          <option value={INDIA}>{t('sellerPhone.hours.india', { zone: INDIA })}</option>
+          <optgroup label={t('sellerPhone.hours.otherZones')}>
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </optgroup>
+        </select>
       </div>
 
       <ul className="space-y-3">
         {WEEKDAYS.map((day) => {
           const ranges = hours.map((r, i) => [r, i] as const).filter(([r]) => r.day === day);
+          const mode = dayModeOf(ranges.map(([r]) => r));
+          const name = dayName(day, locale);
           return (
-            <li key={day} className="space-y-2 border-t border-stone-100 pt-2">
-              <div className="flex items-center justify-between">
-                <span className="font-medium text-ink">{dayName(day, locale)}</span>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setHours((h) => [...h, { day, from: '10:00', to: '19:00' }])}
-                  aria-label={t('calls.schedule.hours.addRange', { day: dayName(day, locale) })}
-                >
-                  <Plus aria-hidden="true" className="h-4 w-4" />
-                </Button>
-              </div>
-              {ranges.length === 0 && (
-                <p className="text-sm text-muted">{t('calls.schedule.hours.closedDay')}</p>
-              )}
-              {ranges.map(([r, i]) => (
-                <div key={i} className="flex min-w-0 items-center gap-1.5">
-                  <TimeRangeInputs
-                    from={r.from}
-                    to={r.to}
-                    onChange={(change) => update(i, change)}
-                    onRemove={() => setHours((h) => h.filter((_, j) => j !== i))}
-                    removeLabel={t('calls.schedule.hours.removeRange')}
-                  />
+            <li key={day} className="space-y-2 border-t border-stone-100 pt-2" data-testid="hours-day">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <label htmlFor={`${id}-day-${day}`} className="font-medium text-ink">
+                  <span className="sr-only">{t('sellerPhone.hours.dayMode', { day: name })}</span>
+                  <span aria-hidden="true">{name}</span>
+                </label>
+                <div className="flex min-w-0 items-center gap-1">
+                  <select
+                    id={`${id}-day-${day}`}
+                    value={mode}
+                    onChange={(e) => setDayMode(day, e.target.value as DayMode)}
+                    className="h-10 min-w-0 rounded-md border border-stone-300 bg-white px-2 text-sm text-ink focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40"
+                  >
+                    <option value="allDay">{t('sellerPhone.hours.allDay')}</option>
+                    <option value="hours">{t('sellerPhone.hours.setHours')}</option>
+                    <option value="closed">{t('sellerPhone.hours.closed')}</option>
+                  </select>
+                  {mode === 'hours' && (
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setHours((h) => [...h, { day, from: '10:00', to: '19:00' }])}
+                      aria-label={t('calls.schedule.hours.addRange', { day: name })}
+                    >
+                      <Plus aria-hidden="true" className="h-4 w-4" />
+                    </Button>
+                  )}
                 </div>
-              ))}
+              </div>
+              {mode === 'hours' &&
+                ranges.map(([r, i]) => (
+                  <div key={i} className="flex min-w-0 items-center gap-1.5">
+                    <TimeRangeInputs
+                      from={r.from}
+                      to={r.to}
+                      onChange={(change) => update(i, change)}
+                      onRemove={() => setHours((h) => h.filter((_, j) => j !== i))}
+                      removeLabel={t('calls.schedule.hours.removeRange')}
+                    />
+                  </div>
+                ))}
             </li>
           );
         })}

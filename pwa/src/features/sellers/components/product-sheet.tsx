@@ -18,7 +18,6 @@ import { Button } from '../../../components/ui/button';
 import { Field, InputField, TextareaField } from '../../../components/ui/field';
 import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { errorMessage } from '../../../lib/api-client';
-import { formatCategory } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { useCreateProductMutation, useUpdateProductMutation } from '../api';
 import {
@@ -29,6 +28,7 @@ import {
 } from '../../../lib/form-errors';
 import { TryOnImageField } from '../../tryon/public';
 import { ImageEditor } from './image-editor';
+import { productValueLabel } from '../utils/product-labels';
 import { ListEditor } from './list-editor';
 
 /** Text-like product fields as the form holds them (strings; blank means "not given"). */
@@ -125,16 +125,28 @@ function valuesOf(product: Product): ProductValues {
 
 const REQUIRED_ON_UPDATE = new Set<TextField>(['name', 'description', 'price', 'category', 'material']);
 const RATE_FIELDS = new Set<TextField>(['metal', 'metalPurity', 'netWeight', 'makingType', 'makingValue']);
+/**
+ * What a rate-linked product's form does not ask a second time (issue #48): its making charge and GST are worked
+ * out from the shop's rate, its purity is the metal's purity (asSaved), and its gross weight sits beside the net.
+ */
+const WORKED_OUT_BY_RATE = new Set<TextField>(['makingCharges', 'gstAmount']);
+
+/** The values as saved: a rate-linked product's purity is its metal purity. */
+function asSaved(values: ProductValues): ProductValues {
+  return values.pricingMode === 'rate' ? { ...values, purity: values.metalPurity } : values;
+}
 
 /** A new product's body: only the fields given (the create schema is strict). */
-function createBody(values: ProductValues): Record<string, unknown> {
+function createBody(form: ProductValues): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  const values = asSaved(form);
   const rateLinked = values.pricingMode === 'rate';
   for (const f of TEXT_FIELDS) {
     const v = values[f].trim();
     // A rate-linked price comes from the shop's rate; a fixed price has no metal fields.
     if (f === 'price' && rateLinked) continue;
     if (RATE_FIELDS.has(f) && !rateLinked) continue;
+    if (rateLinked && WORKED_OUT_BY_RATE.has(f)) continue;
     if (v !== '' || REQUIRED_ON_UPDATE.has(f)) body[f] = v;
   }
   body.images = values.images;
@@ -146,11 +158,15 @@ function createBody(values: ProductValues): Record<string, unknown> {
 }
 
 /** An edit's body: the id and the fields that changed; a cleared optional field is sent as null. */
-function updateBody(id: number, before: ProductValues, after: ProductValues): Record<string, unknown> {
+function updateBody(id: number, before: ProductValues, form: ProductValues): Record<string, unknown> {
   const body: Record<string, unknown> = { id };
+  const after = asSaved(form);
+  const rateLinked = after.pricingMode === 'rate';
   for (const f of TEXT_FIELDS) {
     const v = after[f].trim();
     if (v === before[f].trim()) continue;
+    // The shop's rate works these out (a value typed before switching to rate-linked is not sent).
+    if (rateLinked && WORKED_OUT_BY_RATE.has(f)) continue;
     body[f] = v === '' && !REQUIRED_ON_UPDATE.has(f) ? null : v;
   }
   if (after.images.join('\n') !== before.images.join('\n')) body.images = after.images;
@@ -214,6 +230,7 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors<FormField>>({});
   const saving = create.isPending || update.isPending;
+  const rateLinked = values.pricingMode === 'rate';
 
   const set = <K extends FormField>(field: K, value: ProductValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -291,12 +308,12 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           name={field}
           value={values[field]}
           onChange={(e) => set(field, e.target.value)}
-          className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink capitalize focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40 aria-[invalid=true]:border-red-700"
+          className="block h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600/40 aria-[invalid=true]:border-red-700"
         >
           <option value="">{t(`seller.productForm.choose.${field}`)}</option>
           {options.map((o) => (
             <option key={o} value={o}>
-              {formatCategory(o)}
+              {productValueLabel(t, field, o)}
             </option>
           ))}
         </select>
@@ -410,7 +427,17 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
                   (values.metal ? METAL_PURITIES[values.metal as Metal] : ALL_PURITIES).map((p) => [p, p]),
                   true,
                 )}
-                {pricingText('netWeight', 'netWeight', 'decimal', t('seller.productPricing.grossWeightHint'))}
+                {pricingText('netWeight', 'netWeight', 'decimal', t('sellerPhone.form.netWeightHint'))}
+                <InputField
+                  label={t('sellerPhone.form.grossWeight')}
+                  error={errors.weight}
+                  hint={t('sellerPhone.form.grossWeightHint')}
+                  name="weight"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  value={values.weight}
+                  onChange={(e) => set('weight', e.target.value)}
+                />
                 {choice('makingType', t('seller.productPricing.makingType'), [
                   ['percent', t('seller.productPricing.percent')],
                   ['per_gram', t('seller.productPricing.perGram')],
@@ -459,8 +486,14 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           {section(
             t('seller.productForm.sections.details'),
             <>
-              {text('purity', { optional: true, hint: t('seller.productForm.purityHint') })}
-              {text('weight', { optional: true, unit: 'g', inputMode: 'decimal' })}
+              {rateLinked ? (
+                <p className="text-sm text-muted sm:col-span-2">{t('sellerPhone.form.rateNote')}</p>
+              ) : (
+                <>
+                  {text('purity', { optional: true, hint: t('seller.productForm.purityHint') })}
+                  {text('weight', { optional: true, unit: 'g', inputMode: 'decimal' })}
+                </>
+              )}
               {text('width', { optional: true, unit: 'mm', inputMode: 'decimal' })}
               {text('height', { optional: true, unit: 'mm', inputMode: 'decimal' })}
               {text('size', { optional: true })}
@@ -493,10 +526,10 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           {section(
             t('seller.productForm.sections.charges'),
             <>
-              {text('makingCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {!rateLinked && text('makingCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
               {text('stoneCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
               {text('discountAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
-              {text('gstAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {!rateLinked && text('gstAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
             </>,
           )}
         </fieldset>

@@ -12,21 +12,26 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
-import { formatCategory, formatPrice } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { PRODUCTS_PAGE_LIMIT, sellerQueries } from '../api';
 import { DeleteProductDialog } from '../components/delete-product-dialog';
 import { ErrorCard, useOwnProfile } from '../components/page-states';
+import { ProductCards } from '../components/product-cards';
 import { ProductSheet } from '../components/product-sheet';
 import { ProductsCsv } from '../components/products-csv';
 import { storePath } from '../../../lib/store-path';
+import { productValueLabel } from '../utils/product-labels';
 
 function pageFrom(value: string | null): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** /seller/products (seller, admin): the product table with add and edit sheets, delete, and paging. */
+/**
+ * /seller/products (seller, admin): the products as cards on a phone and as a table from the md width, with add
+ * and edit sheets, delete, and paging.
+ */
 export default function ProductsPage() {
   const { t } = useTranslation();
   const { profile, pending } = useOwnProfile(t('seller.products.title'));
@@ -132,7 +137,17 @@ function Products({ profile }: { profile: SellerProfile }) {
         </Card>
       ) : (
         <Card className="overflow-hidden">
-          <div className="overflow-x-auto">
+          {/* A phone gets cards; the table from the md width up (issue #48). */}
+          <div className="md:hidden">
+            <ProductCards
+              products={list}
+              busy={products.isPlaceholderData}
+              label={t('sellerPhone.products.listLabel', { page, totalPages })}
+              onEdit={(product) => setSheet({ open: true, product })}
+              onDelete={setToDelete}
+            />
+          </div>
+          <div className="hidden overflow-x-auto md:block">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">{t('seller.products.caption', { page, totalPages })}</caption>
               <thead className="bg-stone-50 text-xs text-muted uppercase">
@@ -175,8 +190,9 @@ function Products({ profile }: { profile: SellerProfile }) {
                         <span className="font-medium break-words text-ink">{p.name}</span>
                       </div>
                     </td>
-                    <td className="hidden px-4 py-3 capitalize md:table-cell">
-                      {formatCategory(p.category)} · {formatCategory(p.material)}
+                    <td className="hidden px-4 py-3 md:table-cell">
+                      {productValueLabel(t, 'category', p.category)} ·{' '}
+                      {productValueLabel(t, 'material', p.material)}
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap">
                       {formatPrice(p.price, t('common.priceNotAvailable'))}
