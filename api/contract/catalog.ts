@@ -208,6 +208,9 @@ export const storeByIdQuerySchema = z.object({
   }),
 });
 
+/** `GET /_api/shop/call_state` (issue #50): whose live call state. */
+export const shopCallStateQuerySchema = z.object({ sellerId: storeByIdQuerySchema.shape.sellerId });
+
 /** Displayed name of a category or material: underscores become spaces. */
 export const displayName = (value: string) => value.replace(/_/g, ' ');
 

@@ -73,6 +73,7 @@ import type {
   productGetQuerySchema,
   productListQuerySchema,
   sellerListQuerySchema,
+  shopCallStateQuerySchema,
   storeByIdQuerySchema,
   storeQuerySchema,
   suggestionsQuerySchema,
@@ -130,7 +131,7 @@ import type {
   SellerProfileUpdateSchema,
   SellerRegistrationSchema,
 } from './sellers';
-import type { ShopHoursResponse, shopHoursSchema } from './shop-hours';
+import type { ShopCallStateResponse, ShopHoursResponse, shopHoursSchema } from './shop-hours';
 import type {
   CallbackListResponse,
   CallbackRequest,
@@ -371,6 +372,12 @@ export const API_ROUTES = {
   ),
   // Shop hours and away (issue #22): the shop's own setting; changing it changes the catalogue's call states.
   shopHours: get<ShopHoursResponse>()('/_api/seller/hours', { auth: SELLER_OR_ADMIN }),
+  // One shop's live call state (issue #50): asked every few seconds by the pages that offer its call, so never
+  // cached and logged quietly.
+  shopCallState: get<ShopCallStateResponse, typeof shopCallStateQuerySchema>()('/_api/shop/call_state', {
+    auth: 'public',
+    log: 'quiet-poll',
+  }),
   shopHoursSave: post<ShopHoursResponse, typeof shopHoursSchema>()('/_api/seller/hours', {
     auth: SELLER_OR_ADMIN,
   }),

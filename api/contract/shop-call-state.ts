@@ -99,3 +99,6 @@ export function nextOpening(
     time,
   };
 }
+
+/** How often a storefront or product page asks its shop's call state while it is shown (issue #50). */
+export const SHOP_CALL_STATE_POLL_MS = 5_000;

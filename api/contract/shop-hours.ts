@@ -28,6 +28,16 @@ export const SHOP_HOURS_MESSAGES = {
 } as const;
 export type ShopHoursMessageId = keyof typeof SHOP_HOURS_MESSAGES;
 
+/**
+ * The answer of `GET /_api/shop/call_state?sellerId=` (its query: catalog.ts shopCallStateQuerySchema): one
+ * shop's call state as it is now, never cached (issue #50). A storefront or product page asks it every
+ * SHOP_CALL_STATE_POLL_MS while shown, so its Video Call button comes and goes with the jeweller's app.
+ */
+export interface ShopCallStateResponse {
+  sellerId: number;
+  callState: ShopCallState;
+}
+
 const M = SHOP_HOURS_MESSAGES;
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 

@@ -1,15 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DateTime } from 'luxon';
 import type { ProductListResponse, SellerListResponse, StoreResponse } from '../../api/contract/catalog';
 import {
   ALWAYS_OPEN,
   SHOP_HOURS_MESSAGES,
   type ShopCallState,
+  type ShopCallStateResponse,
   type ShopHoursResponse,
 } from '../../api/contract/shop-hours';
 import { buildProduct } from '../factories';
 import { startTestApi, type TestApi } from '../support/api';
 import { callParties, type CallParties } from './calls-support';
+import { EventStreamReader } from '../support/sse';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -208,5 +210,53 @@ describe('shop hours and away: one call state everywhere', () => {
       ).status,
     ).toBe(403);
     expect((await api.client().get('/_api/seller/hours')).status).toBe(401);
+  });
+});
+
+describe('the live call state (issue #50)', () => {
+  const liveState = (sellerId: number | string) =>
+    api.client().get<ShopCallStateResponse & { code?: string }>(`/_api/shop/call_state?sellerId=${sellerId}`);
+
+  it("is available the moment the jeweller's app opens its event stream, and gone when it closes", async () => {
+    const p = await callParties(api, { city: `Live ${Date.now()}` }, { appOpen: false });
+    // No app open and no push: nothing would ring.
+    expect((await liveState(p.seller.id)).body).toEqual({
+      sellerId: p.seller.id,
+      callState: { state: 'unreachable' },
+    });
+    expect((await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id })).status).toBe(409);
+
+    // The app opens: its presence is written when the stream opens, not with a later batch or sweep (no
+    // background job is run here).
+    const stream = await EventStreamReader.open(p.asSeller);
+    onTestFinished(() => stream.close());
+    await stream.waitFor((e) => e.event === 'hello');
+    await expect
+      .poll(async () => (await liveState(p.seller.id)).body.callState.state, { timeout: 2000 })
+      .toBe('available');
+    // …and the jeweller who opened it a moment ago is rung.
+    const placed = await p.asCustomer.post<{ callId: number }>('/_api/call/initiate', {
+      sellerId: p.seller.id,
+    });
+    expect(placed.status).toBe(201);
+    await p.asCustomer.post('/_api/call/end', { callId: placed.body.callId });
+
+    // The app closes: the shop cannot be rung, and says why, at once (not after the 15 s online window).
+    stream.close();
+    await expect
+      .poll(async () => (await liveState(p.seller.id)).body.callState.state, { timeout: 2000 })
+      .toBe('unreachable');
+    expect((await p.asCustomer.post('/_api/call/initiate', { sellerId: p.seller.id })).status).toBe(409);
+  });
+
+  it("a jeweller's first poll makes the shop available at once; unknown or unapproved shops are not found", async () => {
+    const p = await callParties(api, { city: `Poll ${Date.now()}` }, { appOpen: false });
+    await p.asSeller.get('/_api/call/incoming');
+    expect((await liveState(p.seller.id)).body.callState).toEqual({ state: 'available' });
+
+    expect((await liveState(2_000_000_000)).status).toBe(404);
+    await api.db.knex('seller_profiles').where('user_id', p.seller.id).update({ is_approved: false });
+    expect((await liveState(p.seller.id)).status).toBe(404);
+    expect((await liveState('x')).status).toBe(400);
   });
 });

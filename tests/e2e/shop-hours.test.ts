@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOP_CALL_STATE_POLL_MS } from '../../api/contract/shop-call-state';
+import { signInViaApi } from './support/accounts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser';
 
 /**
@@ -64,6 +66,38 @@ describe('shop hours and away (issue #22)', () => {
     // Either way the storefront offers the call-back its state promises (a visitor logs in first).
     await header.getByRole('button', { name: 'Log in to request a call-back' }).waitFor();
     await expectAccessible(page, `/sellers/${sellerId}`);
+    await context.close();
+  });
+});
+
+describe('the live call state (issue #50)', () => {
+  it("the storefront's Video Call button appears when the jeweller opens the app and goes, with the reason, when it closes", async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    // A shop open for calls whose jeweller takes no push: its app open or closed decides.
+    await page.goto('/sri-meenakshi-thanga-maaligai');
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    const state = page.locator('header').getByTestId('call-state');
+    const button = page.getByRole('button', { name: 'Video Call', exact: true });
+    await expect.poll(() => state.getAttribute('data-state')).toBe('unreachable');
+    expect(await button.count()).toBe(0);
+
+    // The jeweller opens the app: the customer's page, not reloaded, offers the call within one look at the
+    // shop's state (SHOP_CALL_STATE_POLL_MS) plus 3 s of slack; the jeweller's presence is written when the app's
+    // event stream opens, not with a later batch.
+    const sellerContext = await newContext(browser);
+    await signInViaApi(sellerContext, 'meenakshi@nagai.test');
+    const seller = await sellerContext.newPage();
+    await seller.goto('/seller/history');
+    await seller.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    await button.waitFor({ timeout: SHOP_CALL_STATE_POLL_MS + 3000 });
+    expect(await state.getAttribute('data-state')).toBe('available');
+
+    // The app closes: the button goes and the page says why, as soon.
+    await sellerContext.close();
+    await button.waitFor({ state: 'detached', timeout: SHOP_CALL_STATE_POLL_MS + 3000 });
+    expect(await state.getAttribute('data-state')).toBe('unreachable');
+    expect(await state.textContent()).toBe("Can't take calls now");
     await context.close();
   });
 });

@@ -132,7 +132,7 @@ export function registerCallActions(next: CallActions | null): void {
   actions = next;
   if (next && queuedCall) {
     const q = queuedCall;
-    queuedCall = null;
+    setQueued(null);
     next.startCall(q.sellerId, q.sellerName, q.productId, q.appointmentId);
   }
   if (!next) {
@@ -155,7 +155,38 @@ export function requestCallBack(target: CallBackTarget, customerName: string): v
   actions?.callBack(target, customerName);
 }
 
-/** Asks for a call to a seller, about one of its products or not (ignored while another initiation is pending). */
+/**
+ * How long a call asked for before the call layer has loaded waits for it (issue #50: a tap never goes
+ * unanswered). Past this the person is told the call did not start (`onQueuedCallLost`), never left with a
+ * button that did nothing.
+ */
+export const QUEUED_CALL_LIMIT_MS = 15_000;
+let queuedTimer: ReturnType<typeof setTimeout> | undefined;
+const lostListeners = new Set<() => void>();
+
+function setQueued(next: typeof queuedCall): void {
+  queuedCall = next;
+  clearTimeout(queuedTimer);
+  if (next)
+    queuedTimer = setTimeout(() => {
+      if (queuedCall !== next) return;
+      setQueued(null);
+      lostListeners.forEach((l) => l());
+    }, QUEUED_CALL_LIMIT_MS);
+  emit();
+}
+
+/** Calls `listener` when a call asked for before the call layer loaded was given up (the layer never came). */
+export function onQueuedCallLost(listener: () => void): () => void {
+  lostListeners.add(listener);
+  return () => lostListeners.delete(listener);
+}
+
+/**
+ * Asks for a call to a seller, about one of its products or not (ignored while another initiation is pending).
+ * Before the call layer has loaded (right after logging in, or a tap in the app's first moments) the call waits
+ * for it, and the button shows it is calling meanwhile (useQueuedCallSellerId).
+ */
 export function requestCall(
   sellerId: number,
   sellerName?: string,
@@ -163,7 +194,16 @@ export function requestCall(
   appointmentId?: number,
 ): void {
   if (actions) actions.startCall(sellerId, sellerName, productId, appointmentId);
-  else queuedCall = { sellerId, sellerName, productId, appointmentId };
+  else setQueued({ sellerId, sellerName, productId, appointmentId });
+}
+
+/** The seller whose call waits for the call layer to load (null: none). */
+export function useQueuedCallSellerId(): number | null {
+  return useSyncExternalStore(
+    subscribeCall,
+    () => queuedCall?.sellerId ?? null,
+    () => null,
+  );
 }
 
 /** The provider's actions; throws where no provider is mounted. */
@@ -181,9 +221,9 @@ export function useCallState<T>(select: (s: CallSnapshot) => T): T {
   );
 }
 
-/** Whether a call is under way: being placed, ringing, connecting or active. */
+/** Whether a call is under way: asked for, being placed, ringing, connecting or active. */
 export function isCallActive(): boolean {
-  return snapshot.activeCall !== null || snapshot.initiatingSellerId !== null;
+  return snapshot.activeCall !== null || snapshot.initiatingSellerId !== null || queuedCall !== null;
 }
 
 /** Calls `listener` whenever a call starts or stops being under way. */

@@ -14,6 +14,7 @@ export const CORE_AREAS = [
   'calls',
   'cart',
   'catalog',
+  'callButton',
 ] as const;
 
 /** Top-level keys loaded as areas of their own. */

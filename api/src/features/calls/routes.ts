@@ -59,6 +59,15 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     });
     const presence = new PresenceRecorder(deps.db);
     background.every('calls:presence', PRESENCE_FLUSH_MS, () => presence.flush(deps.clock.now()));
+    // A jeweller's app that opens its event stream is reachable at once, and gone at once when it closes
+    // (issue #50): not at the next streams sweep below.
+    deps.events.onArrival((u, here) => {
+      if (u.role !== 'seller') return;
+      const now = deps.clock.now();
+      (here ? presence.arrived(u.userId, now) : presence.left(u.userId, now)).catch((err: unknown) =>
+        deps.logger.warn({ err, sellerId: u.userId }, 'presence write failed'),
+      );
+    });
     // A seller whose app holds the event stream open is reachable as surely as one who polls; anyone streaming
     // is on their active call.
     background.every('calls:streams', STREAM_PRESENCE_MS, async () => {

@@ -309,11 +309,16 @@ const PRESENCE_UPSERT = `insert into seller_presence (user_id, last_polled_at)
 
 /**
  * Records which sellers' apps are polling (the directory's online badge) without a write per poll: polls are
- * gathered in memory and written every PRESENCE_FLUSH_MS in one statement, so a seller who opens the app
- * shows as online about a second later, and 1,250 polls a second cost one small write a second.
+ * gathered in memory and written every PRESENCE_FLUSH_MS in one statement, so 1,250 polls a second cost one
+ * small write a second. A seller this process has not seen lately (the app just opened: its first poll or its
+ * event stream) is written at once instead (issue #50): the jeweller who opened the app a moment ago can be
+ * rung, and a customer's page sees the shop become available on its next look. A seller whose last event
+ * stream here closed (the app closed) is written as gone at once, so the shop stops offering calls it cannot
+ * answer; another of the seller's devices still polling or streaming writes it back within PRESENCE_REFRESH_MS.
  *
- * The writes commit without waiting for the WAL flush (synchronous_commit off for their transaction only):
- * presence is soft state that the next poll rewrites, so a crash can lose at most a second of these marks.
+ * The batched writes commit without waiting for the WAL flush (synchronous_commit off for their transaction
+ * only): presence is soft state that the next poll rewrites, so a crash can lose at most a second of these
+ * marks.
  */
 export class PresenceRecorder {
   /** Seller id → when this process last queued that seller's presence, in ms. */
@@ -322,13 +327,43 @@ export class PresenceRecorder {
 
   constructor(private readonly db: Knex) {}
 
-  /** Notes a poll; the seller is written with the next batch unless written lately. */
-  polled(sellerId: number, now: Date): void {
+  /**
+   * Notes a poll; the seller is written with the next batch unless written lately, or at once (the promise)
+   * when this process has not seen the seller lately.
+   */
+  polled(sellerId: number, now: Date): Promise<void> | undefined {
     const ms = now.getTime();
     const last = this.noted.get(sellerId);
-    if (last !== undefined && ms - last < PRESENCE_REFRESH_MS) return;
+    if (last !== undefined && ms - last < PRESENCE_REFRESH_MS) return undefined;
     this.noted.set(sellerId, ms);
+    if (last === undefined) {
+      this.queued.delete(sellerId);
+      return hotQuery(this.db, 'presence_upsert', PRESENCE_UPSERT, [[sellerId], [now.toISOString()]]).then(
+        () => undefined,
+      );
+    }
     this.queued.set(sellerId, now.toISOString());
+    return undefined;
+  }
+
+  /** The seller's app opened here (its event stream): written at once. */
+  arrived(sellerId: number, now: Date): Promise<void> {
+    this.noted.delete(sellerId);
+    return this.polled(sellerId, now) ?? Promise.resolve();
+  }
+
+  /**
+   * The seller's last event stream here closed: the presence this process wrote is taken back at once (a
+   * later write, by another process or device, is left alone).
+   */
+  async left(sellerId: number, now: Date): Promise<void> {
+    const last = this.noted.get(sellerId);
+    this.noted.delete(sellerId);
+    this.queued.delete(sellerId);
+    await this.db('seller_presence')
+      .where('user_id', sellerId)
+      .where('last_polled_at', '<=', new Date(last ?? now.getTime()))
+      .delete();
   }
 
   /** Writes the gathered polls and forgets sellers that stopped polling. */
@@ -413,7 +448,7 @@ export async function readPoll(
  *
  * 1,250 polls a second is the target load, and nearly every poll finds nothing: so a poll is one prepared
  * read (readPoll, a partial index), and only when that finds a call still pending or past the ring timeout
- * does it run the guarded UPDATEs, then read again. Presence goes through the PresenceRecorder, in batches.
+ * does it run the guarded UPDATEs, then read again. Presence goes through the PresenceRecorder, in batches (at once for an app just opened).
  */
 export async function pollIncomingCalls(
   deps: CallsDeps,
@@ -425,7 +460,7 @@ export async function pollIncomingCalls(
   const now = deps.clock.now();
   const ringMs = deps.config.callRingTimeoutMs;
   const cutoff = now.getTime() - ringMs;
-  presence?.polled(seller.id, now);
+  await presence?.polled(seller.id, now);
   let live = unanswered;
   if (live.some((r) => r.status === 'pending' || new Date(r.created_at).getTime() <= cutoff)) {
     await expireUnansweredCalls(db, now, ringMs, { sellerId: seller.id });

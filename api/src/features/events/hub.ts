@@ -34,6 +34,7 @@ export class EventHub {
   private stopped = false;
   private started: Promise<void> | null = null;
   private retry: NodeJS.Timeout | undefined;
+  private readonly arrivals = new Set<(user: { userId: number; role: string }, here: boolean) => void>();
 
   constructor(
     private readonly db: Knex,
@@ -130,16 +131,39 @@ export class EventHub {
     for (const set of this.byUser.values()) for (const s of set) s.wake();
   }
 
+  /**
+   * Calls `listener` when a user's first stream in this process opens (`here` true) and when their last one
+   * closes (false): the calls area writes a jeweller's presence at once from it (issue #50).
+   */
+  onArrival(listener: (user: { userId: number; role: string }, here: boolean) => void): void {
+    this.arrivals.add(listener);
+  }
+
+  private tellArrival(stream: StreamHandle, here: boolean): void {
+    for (const l of this.arrivals) {
+      try {
+        l({ userId: stream.userId, role: stream.role }, here);
+      } catch (err) {
+        this.logger.warn({ err }, 'event hub: an arrival listener failed');
+      }
+    }
+  }
+
   attach(stream: StreamHandle): () => void {
     let users = this.byUser.get(stream.userId);
+    const first = !users;
     if (!users) this.byUser.set(stream.userId, (users = new Set()));
     users.add(stream);
+    if (first) this.tellArrival(stream, true);
     let sessions = this.bySession.get(stream.sessionId);
     if (!sessions) this.bySession.set(stream.sessionId, (sessions = new Set()));
     sessions.add(stream);
     return () => {
       users.delete(stream);
-      if (!users.size) this.byUser.delete(stream.userId);
+      if (!users.size && this.byUser.get(stream.userId) === users) {
+        this.byUser.delete(stream.userId);
+        if (!this.stopped) this.tellArrival(stream, false);
+      }
       sessions.delete(stream);
       if (!sessions.size) this.bySession.delete(stream.sessionId);
     };

@@ -1,9 +1,12 @@
 import { API_ROUTES as R } from '../../../contract/routes';
 import { shopHoursSchema } from '../../../contract/shop-hours';
+import { shopCallStateQuerySchema } from '../../../contract/catalog';
+import { SELLER_MESSAGES } from '../../../contract/sellers';
+import { notFound } from '../../http/errors';
 import type { Feature } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
 import { callBackMissedSchema, callbackIdSchema, createCallbackSchema } from '../../../contract/callbacks';
-import { getShopHours, saveShopHours } from './service';
+import { getShopHours, loadPublicCallState, saveShopHours } from './service';
 import {
   appointmentIdQuerySchema,
   appointmentIdSchema,
@@ -52,6 +55,16 @@ export const scheduleFeature: Feature = (router, { deps, background }) => {
   // The job table (reminders, starts, expiry of appointments): every process polls; each job runs once.
   background.every('schedule:jobs', JOB_POLL_MS, async () => {
     await drainDueJobs(deps);
+  });
+
+  endpoint(router, R.shopCallState, {
+    input: shopCallStateQuerySchema,
+    handle: async (deps, _user, q) => {
+      const sellerId = q.sellerId!;
+      const callState = await loadPublicCallState(deps.db, sellerId, deps.clock.now());
+      if (!callState) throw notFound(SELLER_MESSAGES.profileNotFound, 'seller_profile_not_found');
+      return { sellerId, callState };
+    },
   });
 
   endpoint(router, R.shopHours, {

@@ -47,6 +47,18 @@ export async function loadCallStates(
   return out;
 }
 
+/** An approved shop's call state as a visitor sees it (issue #50); null when there is no such shop. */
+export async function loadPublicCallState(
+  db: Knex,
+  sellerId: number,
+  now: Date,
+): Promise<ShopCallState | null> {
+  const row = (await stateRows(db)
+    .where({ 'sp.user_id': sellerId, 'sp.is_approved': true })
+    .first(...callStateColumns(db))) as ShopStateRow | undefined;
+  return row ? shopCallState(row, now) : null;
+}
+
 /** One shop's call state; null when the seller has no shop. */
 export async function loadCallState(db: Knex, sellerId: number, now: Date): Promise<ShopCallState | null> {
   return (await loadCallStates(db, [sellerId], now)).get(sellerId) ?? null;

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Video } from 'lucide-react';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { pressOnSpace } from '../../../lib/link-button';
 import { sessionQuery } from '../../../lib/session';
-import { requestCall, useCallState } from '../../../lib/call-store';
+import { requestCall, useCallState, useQueuedCallSellerId } from '../../../lib/call-store';
 import { canRing, type ShopCallState } from '../../../../../api/contract/shop-call-state';
 
 const LoginToCallDialog = lazy(() => import('./login-to-call-dialog'));
@@ -24,23 +24,40 @@ export function useCallButton(
   productId?: number,
   callState?: ShopCallState,
 ) {
+  const queryClient = useQueryClient();
   const { data: user, isPending } = useQuery(sessionQuery());
   const initiatingSellerId = useCallState((s) => s.initiatingSellerId);
+  const queuedSellerId = useQueuedCallSellerId();
   const [loginOpen, setLoginOpen] = useState(false);
+  // A tap while the app is still asking who is signed in: answered (calling, or the login) once it knows.
+  const [tappedEarly, setTappedEarly] = useState(false);
   // Only a shop that may be rung now gets a call button (issue #22: closed and away shops refuse calls).
   const ringable = !callState || canRing(callState);
   // While the session is not known yet (the server's page, and until the app has asked) the button shows as a
   // link to the page that starts the call, so a tap before the app has started is not lost (issue #23).
   const visible = videoCallEnabled && ringable && (isPending || !user || user.role === 'customer');
-  const calling = initiatingSellerId === sellerId;
+  // 'Calling…' from the tap (issue #50), whatever the call waits for: the session, the call layer's code, the
+  // initiate request.
+  const calling = initiatingSellerId === sellerId || queuedSellerId === sellerId || tappedEarly;
   const href = callStartPath(sellerId, productId);
   const onClick = (e: MouseEvent) => {
-    // Session not known yet: the link goes to the call page, which waits for it.
-    if (isPending) return;
+    // Before the app runs the link goes to the call page (a tap before hydration); from then on every tap is
+    // answered here, at once.
     e.preventDefault();
     if (calling) return;
-    if (!user) setLoginOpen(true);
-    else requestCall(sellerId, sellerName, productId);
+    const answer = (who: typeof user) => {
+      if (!who) setLoginOpen(true);
+      else if (who.role === 'customer') requestCall(sellerId, sellerName, productId);
+    };
+    if (!isPending) return answer(user);
+    setTappedEarly(true);
+    void queryClient
+      .fetchQuery(sessionQuery())
+      .then(
+        (s) => answer(s.user),
+        () => answer(null),
+      )
+      .finally(() => setTappedEarly(false));
   };
   const dialog = loginOpen && (
     <Suspense fallback={null}>

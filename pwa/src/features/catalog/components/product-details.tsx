@@ -1,5 +1,5 @@
 import { ChevronDown, Gem } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Product } from '../../../../../api/contract/catalog';
@@ -13,6 +13,7 @@ import { HydrateLater } from '../../../lib/hydrate-later';
 import { HallmarkDetails, PriceBreakdown } from './price-breakdown';
 import { ShareButton } from './share-button';
 import { storePath } from '../../../lib/store-path';
+import { useLiveCallState } from '../../../lib/live-call-state';
 
 type SpecRow = { key: string; value: string };
 
@@ -174,6 +175,12 @@ export function ProductDetails({
 }) {
   const { t } = useTranslation();
   const { productDialogActions } = useExtensions();
+  // The call actions follow the shop's live call state (issue #50).
+  const callState = useLiveCallState(product.sellerId, product.callState, product.videoCallEnabled);
+  const live = useMemo(
+    () => (callState === product.callState ? product : { ...product, callState }),
+    [product, callState],
+  );
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
       <HydrateLater>
@@ -188,7 +195,7 @@ export function ProductDetails({
         <HydrateLater>
           <div className="flex flex-wrap gap-2">
             {productDialogActions.map((Action, i) => (
-              <Action key={i} product={product} />
+              <Action key={i} product={live} />
             ))}
             <ShareButton
               title={product.name}

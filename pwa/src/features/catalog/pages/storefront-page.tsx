@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CalendarDays, MapPin, Store } from 'lucide-react';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import type { StoreProfile } from '../../../../../api/contract/catalog';
@@ -18,11 +18,18 @@ import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { ProductGrid } from '../components/product-grid';
 import { ShareButton } from '../components/share-button';
 import { storePath } from '../../../lib/store-path';
+import { useLiveCallState } from '../../../lib/live-call-state';
 import { useScrollToTopOnChange } from '../hooks/use-scroll-to-top';
 import { parsePage } from '../utils/marketplace-params';
 
-function StoreHeader({ store }: { store: StoreProfile }) {
+function StoreHeader({ store: rendered }: { store: StoreProfile }) {
   const { t } = useTranslation();
+  // The badge and the call actions follow the shop's live call state (issue #50).
+  const callState = useLiveCallState(rendered.sellerId, rendered.callState, rendered.videoCallEnabled);
+  const store = useMemo(
+    () => (callState === rendered.callState ? rendered : { ...rendered, callState: callState! }),
+    [rendered, callState],
+  );
   const { storefrontActions } = useExtensions();
   const address = [store.shopAddress, store.city, store.state, store.pincode].filter(Boolean).join(', ');
   const since = store.establishedDate
