@@ -26,6 +26,7 @@ import * as m0024 from './migrations/0024_notice_channels';
 import * as m0026 from './migrations/0026_invoice_on_payment';
 import * as m0027 from './migrations/0027_webhook_receipts';
 import * as m0028 from './migrations/0028_account_proofs';
+import * as m0032 from './migrations/0032_call_activity';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0026_invoice_on_payment': m0026,
   '0027_webhook_receipts': m0027,
   '0028_account_proofs': m0028,
+  '0032_call_activity': m0032,
 };
 
 const source: Knex.MigrationSource<string> = {
