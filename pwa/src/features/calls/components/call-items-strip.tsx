@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Minus, Plus, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
   CallItem,
@@ -162,6 +162,13 @@ export function CallItemsStrip({
   const shown = items
     .filter((i): i is ProductCallItem | PhotoCallItem => i.kind === 'product' || i.kind === 'photo')
     .reverse();
+  // A new piece or photo comes first in the strip, and the strip scrolls back to it: never added off-screen
+  // while an older card is in view (issue #49).
+  const listRef = useRef<HTMLUListElement>(null);
+  const newest = shown[0]?.id ?? 0;
+  useEffect(() => {
+    if (newest) listRef.current?.scrollTo({ left: 0 });
+  }, [newest]);
   // The piece asked about comes last (the first the customer had), unless the jeweller showed it already.
   const aboutCard =
     !isSeller && about && !shown.some((i) => i.kind === 'product' && i.product.id === about.id)
@@ -171,6 +178,7 @@ export function CallItemsStrip({
   return (
     <>
       <ul
+        ref={listRef}
         aria-label={t('calls.selling.shownInCall')}
         data-testid="call-items"
         className="absolute inset-x-0 bottom-0 flex snap-x gap-2 overflow-x-auto px-2 pb-2"

@@ -13,6 +13,8 @@ import { STREAMING_SAFETY_POLL_MS } from './use-incoming-call';
  */
 export function useCallItems(callId: number) {
   const [items, setItems] = useState<CallItem[]>([]);
+  // The items stored before the call's screen opened have been read (what comes after is news).
+  const [ready, setReady] = useState(false);
   const lastId = useRef(0);
   const stream = useStreamState();
 
@@ -34,7 +36,7 @@ export function useCallItems(callId: number) {
 
   const inFlight = useRef(false);
   const fetchNew = useCallback(async () => {
-    if (inFlight.current) return;
+    if (inFlight.current) return false;
     inFlight.current = true;
     try {
       for (;;) {
@@ -42,20 +44,23 @@ export function useCallItems(callId: number) {
         add(page);
         if (page.length < 200) break;
       }
+      return true;
     } catch {
       // The next poll or event tries again.
+      return false;
     } finally {
       inFlight.current = false;
     }
   }, [callId, add]);
 
   useEffect(() => {
-    void fetchNew();
+    void fetchNew().then((read) => read && setReady(true));
   }, [fetchNew]);
   useEffect(() => {
     const ms = stream === 'open' ? STREAMING_SAFETY_POLL_MS : CALL_LIMITS.statusPollMs;
     const timer = setInterval(() => {
-      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS) void fetchNew();
+      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS)
+        void fetchNew().then((read) => read && setReady(true));
     }, ms);
     return () => clearInterval(timer);
   }, [stream, fetchNew]);
@@ -68,5 +73,5 @@ export function useCallItems(callId: number) {
     'hello',
     useCallback(() => void fetchNew(), [fetchNew]),
   );
-  return { items, add };
+  return { items, add, ready };
 }
