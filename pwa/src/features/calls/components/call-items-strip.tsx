@@ -162,12 +162,14 @@ export function CallItemsStrip({
   const shown = items
     .filter((i): i is ProductCallItem | PhotoCallItem => i.kind === 'product' || i.kind === 'photo')
     .reverse();
-  // A new piece or photo comes first in the strip, and the strip scrolls back to it: never added off-screen
-  // while an older card is in view (issue #49).
+  // The strip scrolls to a new piece or photo (the first of those shown, after the piece asked about): never
+  // added off-screen while an older card is in view (issue #49).
   const listRef = useRef<HTMLUListElement>(null);
   const newest = shown[0]?.id ?? 0;
   useEffect(() => {
-    if (newest) listRef.current?.scrollTo({ left: 0 });
+    const list = listRef.current;
+    const card = list?.querySelector<HTMLElement>(`[data-item-id="${newest}"]`);
+    if (list && card) list.scrollTo({ left: Math.max(0, card.offsetLeft - 8) });
   }, [newest]);
   // The piece asked about comes last (the first the customer had), unless the jeweller showed it already.
   const aboutCard =
@@ -209,6 +211,7 @@ export function CallItemsStrip({
         {shown.map((item) => (
           <li
             key={item.id}
+            data-item-id={item.id}
             className={cn(
               'shrink-0 snap-start rounded-xl bg-black/75 p-2 backdrop-blur',
               item.kind === 'product' ? 'w-[17rem] max-w-[calc(100vw-2rem)]' : 'w-auto',

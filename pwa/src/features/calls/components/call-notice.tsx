@@ -58,10 +58,7 @@ export function CallNoticeLine({ notice, hidden }: { notice: CallNotice | null; 
     <div
       role="status"
       data-testid="call-notice"
-      className={cn(
-        'pointer-events-none absolute top-14 right-24 left-2 z-10 sm:right-36 md:right-44',
-        hidden && 'sr-only',
-      )}
+      className={cn('absolute top-14 right-24 left-2 z-10 sm:right-36 md:right-44', hidden && 'sr-only')}
     >
       {notice && (
         <p
