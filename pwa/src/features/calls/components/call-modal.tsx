@@ -376,8 +376,8 @@ export default function CallModal() {
       setSeenMessages(theirMessages);
       setPanel(null);
     }
-    const next = noticeFor(fresh, { t, userId: user.id, isSeller, name, unread, chatOpen });
-    if (next) setNotice(next);
+    const opts = { t, userId: user.id, isSeller, name, unread, chatOpen };
+    setNotice((prev) => noticeFor(fresh, opts, prev?.products ? prev : null) ?? prev);
   }, [ready, items, panel, t, user.id, isSeller, name, unread, theirMessages]);
   useEffect(() => {
     if (!notice) return;

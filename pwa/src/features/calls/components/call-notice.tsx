@@ -9,6 +9,8 @@ export interface CallNotice {
   text: string;
   /** A second line shown under it (the message's words). */
   detail: string | null;
+  /** The pieces a "showing" line names: those shown a moment later join it (each arrives as its own event). */
+  products?: string[];
 }
 
 /** How long a notice stays on screen (ms); the chat and the cards keep what it said. */
@@ -17,11 +19,13 @@ export const NOTICE_MS = 8000;
 /**
  * The notice for items that just arrived (issue #48 item 5, #49 item 7), or null: pieces and photos the other
  * side showed, the customer's hold or add-to-cart (for the jeweller), a message while the chat is closed
- * ("1 new message", with its words). The last of the batch that says something wins.
+ * ("1 new message", with its words). The last of the batch that says something wins; pieces shown while a
+ * "showing" line is still up join it.
  */
 export function noticeFor(
   fresh: readonly CallItem[],
   opts: { t: TFunction; userId: number; isSeller: boolean; name: string; unread: number; chatOpen: boolean },
+  shownBefore: CallNotice | null = null,
 ): CallNotice | null {
   const { t, userId, isSeller, name, unread, chatOpen } = opts;
   const theirs = fresh.filter((i) => i.fromUserId !== userId);
@@ -29,8 +33,15 @@ export function noticeFor(
   if (!last) return null;
   const key = last.id;
   if (last.kind === 'product') {
-    const product = theirs.flatMap((i) => (i.kind === 'product' ? [i.product.name] : [])).join(', ');
-    return { key, text: t('callCounter.shown', { name, product }), detail: null };
+    const products = [...(shownBefore?.products ?? [])];
+    for (const i of theirs)
+      if (i.kind === 'product' && !products.includes(i.product.name)) products.push(i.product.name);
+    return {
+      key,
+      text: t('callCounter.shown', { name, product: products.join(', ') }),
+      detail: null,
+      products,
+    };
   }
   if (last.kind === 'photo') return { key, text: t('callCounter.photo', { name }), detail: null };
   if (last.kind !== 'message') {
