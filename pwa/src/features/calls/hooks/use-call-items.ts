@@ -34,44 +34,47 @@ export function useCallItems(callId: number) {
     [callId],
   );
 
-  const inFlight = useRef(false);
-  const fetchNew = useCallback(async () => {
-    if (inFlight.current) return false;
-    inFlight.current = true;
-    try {
-      for (;;) {
-        const { items: page } = await sellingApi.items(callId, lastId.current);
-        add(page);
-        if (page.length < 200) break;
+  // One read at a time; a caller meanwhile waits for the read under way (and learns whether it succeeded).
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const fetchNew = useCallback((): Promise<boolean> => {
+    if (inFlight.current) return inFlight.current;
+    const run = (async () => {
+      try {
+        for (;;) {
+          const { items: page } = await sellingApi.items(callId, lastId.current);
+          add(page);
+          if (page.length < 200) break;
+        }
+        return true;
+      } catch {
+        // The next poll or event tries again.
+        return false;
+      } finally {
+        inFlight.current = null;
       }
-      return true;
-    } catch {
-      // The next poll or event tries again.
-      return false;
-    } finally {
-      inFlight.current = false;
-    }
+    })();
+    inFlight.current = run;
+    return run;
   }, [callId, add]);
-
-  useEffect(() => {
+  const refresh = useCallback(() => {
     void fetchNew().then((read) => read && setReady(true));
   }, [fetchNew]);
+
+  useEffect(() => {
+    refresh();
+  }, [refresh]);
   useEffect(() => {
     const ms = stream === 'open' ? STREAMING_SAFETY_POLL_MS : CALL_LIMITS.statusPollMs;
     const timer = setInterval(() => {
-      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS)
-        void fetchNew().then((read) => read && setReady(true));
+      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS) refresh();
     }, ms);
     return () => clearInterval(timer);
-  }, [stream, fetchNew]);
+  }, [stream, refresh]);
 
   useStreamEvent(
     'item',
     useCallback((item: CallItem) => add([item]), [add]),
   );
-  useStreamEvent(
-    'hello',
-    useCallback(() => void fetchNew(), [fetchNew]),
-  );
+  useStreamEvent('hello', refresh);
   return { items, add, ready };
 }
