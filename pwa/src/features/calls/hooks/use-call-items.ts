@@ -57,7 +57,9 @@ export function useCallItems(callId: number) {
     return run;
   }, [callId, add]);
   const refresh = useCallback(() => {
-    void fetchNew().then((read) => read && setReady(true));
+    // After the first attempt, read or not: a read refused before the call was answered must not leave the
+    // screen waiting for the 30 s safety poll to know what is news.
+    void fetchNew().then(() => setReady(true));
   }, [fetchNew]);
 
   useEffect(() => {
