@@ -28,6 +28,7 @@ import * as m0027 from './migrations/0027_webhook_receipts';
 import * as m0028 from './migrations/0028_account_proofs';
 import * as m0029 from './migrations/0029_cancel_reasons';
 import * as m0030 from './migrations/0030_shop_events';
+import * as m0032 from './migrations/0032_call_activity';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0028_account_proofs': m0028,
   '0029_cancel_reasons': m0029,
   '0030_shop_events': m0030,
+  '0032_call_activity': m0032,
 };
 
 const source: Knex.MigrationSource<string> = {

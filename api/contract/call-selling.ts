@@ -148,8 +148,12 @@ export interface CallProduct {
   available: boolean;
 }
 
-/** What a call item is (the database's call_items.kind lists the same values). */
-export const CALL_ITEM_KINDS = ['product', 'photo', 'message'] as const;
+/**
+ * What a call item is (the database's call_items.kind lists the same values): a piece the jeweller showed, a
+ * photo, a chat message, and the customer's hold or add-to-cart of a piece during the call ('hold', 'cart':
+ * written by the server from the real hold or cart change, never sent by a client).
+ */
+export const CALL_ITEM_KINDS = ['product', 'photo', 'message', 'hold', 'cart'] as const;
 export type CallItemKind = (typeof CALL_ITEM_KINDS)[number];
 
 /** Most products one chat message shows as cards (the product links in its text, in order). */
@@ -178,7 +182,12 @@ export interface MessageCallItem extends CallItemBase {
   /** Products the message links to (a product URL of this marketplace), shown as cards. */
   products: CallProduct[];
 }
-export type CallItem = ProductCallItem | PhotoCallItem | MessageCallItem;
+/** The customer held the piece ('hold') or put it in the cart ('cart') during the call: a line for the jeweller. */
+export interface ActivityCallItem extends CallItemBase {
+  kind: 'hold' | 'cart';
+  product: CallProduct;
+}
+export type CallItem = ProductCallItem | PhotoCallItem | MessageCallItem | ActivityCallItem;
 
 export interface CallItemsResponse {
   items: CallItem[];

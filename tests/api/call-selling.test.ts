@@ -439,6 +439,70 @@ describe('the event stream', () => {
   });
 });
 
+describe("the customer's hold and add-to-cart as lines in the call (#48)", () => {
+  it('are written by the server from the real hold and cart change, relayed to the jeweller, in the call only', async () => {
+    const p = await callParties(api);
+    const shown = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    const other = await buildProduct(api.db.knex, p.seller.id, { stockQuantity: 5 });
+    const elsewhere = await buildProduct(api.db.knex, (await buildSeller(api.db.knex)).id);
+    const callId = await activeCall(p);
+    await share(p, callId, [shown.id]);
+    const seller = await EventStreamReader.open(p.asSeller);
+    onTestFinished(() => seller.close());
+    await seller.waitFor((e) => e.event === 'hello');
+
+    // A hold of a shown piece, and an add-to-cart of any piece of the shop (a card, the product dialog).
+    expect((await p.asCustomer.post('/_api/holds', { callId, productId: shown.id })).status).toBe(201);
+    expect((await p.asCustomer.post('/_api/cart/add', { productId: other.id, quantity: 1 })).status).toBe(
+      200,
+    );
+    const held = await seller.waitFor(
+      (e) => e.event === 'item' && (e.data as CallItem).kind === 'hold',
+      3000,
+    );
+    expect(held.data).toMatchObject({
+      callId,
+      kind: 'hold',
+      fromUserId: p.customer.id,
+      product: { id: shown.id, name: shown.name },
+    });
+    const carted = await seller.waitFor(
+      (e) => e.event === 'item' && (e.data as CallItem).kind === 'cart',
+      3000,
+    );
+    expect(carted.data).toMatchObject({
+      callId,
+      kind: 'cart',
+      fromUserId: p.customer.id,
+      product: { id: other.id, name: other.name },
+    });
+    const items = (await p.asSeller.get<CallItemsResponse>(`/_api/call/items?callId=${callId}`)).body.items;
+    expect(items.map((i) => i.kind)).toEqual(['product', 'hold', 'cart']);
+
+    // No line for what did not happen or is not the call's: a refused add (beyond stock), another shop's
+    // piece, a second refused hold.
+    expect((await p.asCustomer.post('/_api/cart/add', { productId: other.id, quantity: 50 })).status).toBe(
+      400,
+    );
+    expect((await p.asCustomer.post('/_api/cart/add', { productId: elsewhere.id, quantity: 1 })).status).toBe(
+      200,
+    );
+    expect((await p.asCustomer.post('/_api/holds', { callId, productId: shown.id })).status).toBe(409);
+    // Neither side can send such a line itself: the item routes take products, photos and text only.
+    const forged = await p.asCustomer.post('/_api/call/message', { callId, text: 'held', kind: 'hold' });
+    expect(forged.status).toBe(201);
+    expect(await count('call_items', { call_id: callId, kind: 'hold' })).toBe(1);
+    expect(await count('call_items', { call_id: callId, kind: 'cart' })).toBe(1);
+
+    // After the call, an add-to-cart is no line in it.
+    expect((await p.asCustomer.post('/_api/call/end', { callId })).status).toBe(200);
+    expect((await p.asCustomer.post('/_api/cart/add', { productId: other.id, quantity: 1 })).status).toBe(
+      200,
+    );
+    expect(await count('call_items', { call_id: callId, kind: 'cart' })).toBe(1);
+  });
+});
+
 describe('holds', () => {
   /** A customer in an active call in which the jeweller showed `product`. */
   async function shownIn(stockQuantity: number | null = 3) {

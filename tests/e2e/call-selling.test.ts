@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { CallItemsResponse } from '../../api/contract/call-selling';
 import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { expectAccessible, expectStill } from './support/browser';
@@ -13,6 +14,7 @@ import { callPhones, PHONE, remoteVideoPlays } from './support/call-phones';
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
 const T = ta.calls;
+const C = ta.callCounter;
 
 const { phone } = callPhones();
 
@@ -36,6 +38,22 @@ async function expectOnScreen(page: Page, names: string[]) {
     expect(box!.x + box!.width, name).toBeLessThanOrEqual(PHONE.width);
     expect(box!.y + box!.height, name).toBeLessThanOrEqual(PHONE.height);
   }
+}
+
+/** The element is wholly on the 360×640 screen and on top at its middle: seen, not behind the chat or off-screen. */
+async function inView(page: Page, testId: string, label: string) {
+  const report = await page
+    .getByTestId(testId)
+    .first()
+    .evaluate((el, screen) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return {
+        inside: r.left >= 0 && r.top >= 0 && r.right <= screen.width && r.bottom <= screen.height,
+        onTop: !!hit && el.contains(hit),
+      };
+    }, PHONE);
+  expect(report, label).toEqual({ inside: true, onTop: true });
 }
 
 /** A Tamil string with its {placeholders} filled. */
@@ -91,7 +109,11 @@ describe('selling inside the call', () => {
     await expectAccessible(customer.page, 'call (customer, phone, Tamil)');
     await expectAccessible(seller.page, 'call (seller, phone)');
 
-    // The jeweller shows two pieces of the shop.
+    // The customer is typing in the chat when the jeweller shows two pieces of the shop (#49).
+    await customer.page.getByRole('button', { name: T.selling.chat, exact: true }).click();
+    const chat = customer.page.getByRole('dialog', { name: T.selling.chat });
+    const box = chat.getByRole('textbox', { name: T.selling.messageLabel });
+    await box.fill('Is this one 22 carat?');
     await seller.page.getByRole('button', { name: 'Show a product', exact: true }).click();
     const sheet = seller.page.getByRole('dialog', { name: 'Show a product' });
     await sheet.waitFor();
@@ -113,11 +135,51 @@ describe('selling inside the call', () => {
     await cards.nth(1).waitFor({ timeout: 10_000 });
     console.log(`two pieces shown: on the customer's screen ${Date.now() - sharedAt} ms after the tap`);
     for (const n of shownNames) await customer.page.getByTestId('call-items').getByText(n).first().waitFor();
+    // The pieces are not hidden behind the chat: it closes (what was typed stays), the newest card is in view,
+    // and a line over the video says what was shown, in Tamil, to the eye and to a screen reader.
+    await chat.waitFor({ state: 'detached' });
+    await inView(customer.page, 'shared-product', 'the piece just shown (chat was open)');
+    const notice = customer.page
+      .getByRole('status')
+      .filter({ hasText: shownNames[0]! })
+      .filter({ hasText: shownNames[1]! })
+      .filter({ hasText: C.shown.split('{product}')[1]! });
+    await notice.waitFor({ timeout: 10_000 });
+    await inView(customer.page, 'call-notice', 'the line saying what was shown');
+    await expectAccessible(customer.page, 'call with the pieces shown announced (phone, Tamil)');
 
-    // And a photo from the camera, which the customer opens full-screen and zooms.
+    // And a photo from the camera (#48): previewed first; Retake goes back to the camera and sends nothing.
+    const preview = seller.page.getByRole('dialog', { name: 'Send this photo?' });
     await seller.page.getByRole('button', { name: 'Send a photo', exact: true }).click();
+    await preview.getByRole('img', { name: 'The photo you are about to send' }).waitFor();
+    await expectOnScreen(seller.page, ['Retake', 'Send photo']);
+    await expectAccessible(seller.page, 'photo preview (seller, phone)');
+    await preview.getByRole('button', { name: 'Retake' }).click();
+    await preview.waitFor({ state: 'detached' });
+    // The customer has scrolled the strip to the older card: the photo must still come into view (#49).
+    await customer.page
+      .getByTestId('call-items')
+      .evaluate((ul) => ul.scrollTo({ left: ul.scrollWidth, behavior: 'instant' }));
+    await seller.page.getByRole('button', { name: 'Send a photo', exact: true }).click();
+    await preview.getByRole('img').waitFor();
+    // Two quick taps on Send send one photo.
+    await preview.getByRole('button', { name: 'Send photo' }).dblclick();
+    await preview.waitFor({ state: 'detached', timeout: 20_000 });
     const photo = customer.page.getByTestId('shared-photo');
     await photo.waitFor({ timeout: 20_000 });
+    await inView(customer.page, 'shared-photo', 'the photo just sent (strip scrolled away)');
+    await customer.page
+      .getByTestId('call-notice')
+      .getByText(tr(C.photo, { name: '' }).trim(), { exact: false })
+      .waitFor();
+    const sentPhotos = await seller.page.evaluate(
+      async (id) => {
+        const res = await fetch(`/_api/call/items?callId=${id}`);
+        return ((await res.json()) as CallItemsResponse).items.filter((i) => i.kind === 'photo').length;
+      },
+      Number(await seller.page.locator('[data-call-id]').getAttribute('data-call-id')),
+    );
+    expect(sentPhotos, 'photos sent after a Retake and two taps on Send').toBe(1);
     await photo.getByRole('button').click();
     const viewer = customer.page.getByTestId('photo-viewer');
     await viewer.waitFor();
@@ -141,12 +203,17 @@ describe('selling inside the call', () => {
     await second.getByRole('button', { name: T.selling.hold }).click();
     await second.getByTestId('held-note').waitFor();
     await remoteVideoPlays(customer.page);
+    // The jeweller reads the hold as a line over the call (#48), and the screen passes axe.
+    await seller.page
+      .getByTestId('call-notice')
+      .getByText(`${name} is holding ${shownNames[1]!}`)
+      .waitFor({ timeout: 10_000 });
+    await expectAccessible(seller.page, 'call with the customer’s hold announced (seller, phone)');
 
     // Chat both ways. A message that could not leave comes back into the box; one that leaves empties it (the
     // messages are looked for in the list: the box holds the same text while it is typed).
     await customer.page.getByRole('button', { name: T.selling.chat, exact: true }).click();
-    const chat = customer.page.getByRole('dialog', { name: T.selling.chat });
-    const box = chat.getByRole('textbox', { name: T.selling.messageLabel });
+    expect(await box.inputValue(), 'what was typed before the pieces came').toBe('Is this one 22 carat?');
     const messages = chat.getByTestId('chat-messages');
     await customer.context.route('**/_api/call/message', (route) => route.abort('failed'), { times: 1 });
     await box.fill('Is this one 22 carat?');
@@ -158,11 +225,23 @@ describe('selling inside the call', () => {
     expect(await box.inputValue()).toBe('');
     await expect.poll(() => chat.getByRole('alert').count()).toBe(0);
     await expectAccessible(customer.page, 'chat (phone, Tamil)');
-    // A message reaches the other side at once (the item event), as the pieces shown did: within 10 s.
-    await seller.page.getByRole('button', { name: 'Chat (1)' }).waitFor({ timeout: 10_000 });
-    await seller.page.getByRole('button', { name: 'Chat (1)' }).click();
+    // A message reaches the other side at once (the item event), as the pieces shown did: within 10 s. It is
+    // announced ("1 new message", with its words in a line over the call), and the chat button says so.
+    const unread = seller.page.getByRole('button', { name: 'Chat, 1 new message', exact: true });
+    await unread.waitFor({ timeout: 10_000 });
+    const sellerNotice = seller.page.getByRole('status').filter({ hasText: '1 new message' });
+    await sellerNotice.getByText('Is this one 22 carat?').waitFor();
+    await inView(seller.page, 'call-notice', 'the new message line');
+    await expectAccessible(seller.page, 'call with a new message announced (seller, phone)');
+    await unread.click();
     const sellerChat = seller.page.getByRole('dialog', { name: 'Chat' });
     await sellerChat.getByTestId('chat-messages').getByText('Is this one 22 carat?').waitFor();
+    // The chat keeps the customer's add to the cart and hold as lines.
+    const activity = sellerChat.getByTestId('call-activity');
+    expect(await activity.allTextContents()).toEqual([
+      `${name} added ${shownNames[0]!} to the cart`,
+      `${name} is holding ${shownNames[1]!}`,
+    ]);
     await sellerChat.getByRole('textbox').fill('Yes, 22K with the BIS hallmark.');
     await sellerChat.getByRole('textbox').press('Enter');
     await messages.getByText('Yes, 22K with the BIS hallmark.').waitFor({ timeout: 10_000 });

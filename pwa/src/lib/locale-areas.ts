@@ -31,6 +31,8 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'sellerCare',
   'sellerMoney',
   'sellerPhone',
+  // The in-call notices, photo preview and chat button's count (issues #48, #49): the call layer loads them.
+  'callCounter',
 ] as const;
 
 /**

@@ -68,7 +68,7 @@ const ADD_CTES = `held as (
        select count(*)::int as n from product_holds h join me on h.customer_id = me.id
         where h.product_id = ? and h.status = 'active' and h.expires_at > ?
      ), product as (
-       select p.id, p.price, p.stock_quantity + (select n from held) as stock_quantity,
+       select p.id, p.seller_id, p.price, p.stock_quantity + (select n from held) as stock_quantity,
               least(coalesce(p.stock_quantity + (select n from held), ?), ?) as line_limit
          from products p join seller_profiles sp on sp.user_id = p.seller_id
         where p.id = ? and p.deleted_at is null and sp.is_approved
@@ -82,6 +82,16 @@ const ADD_CTES = `held as (
              price_at_add = excluded.price_at_add
          where cart_items.quantity + excluded.quantity <= (select line_limit from product)
        returning id, quantity
+     ), noted as (
+       -- In a call with the piece's jeweller, the add is a line in the call for them (call_items 'cart', whose
+       -- trigger tells both sides): written from the add itself, only when a unit went in.
+       insert into call_items (call_id, from_user_id, kind, product_id, created_at)
+       select c.id, me.id, 'cart', product.id, ?
+         from added, product, me,
+              lateral (select c.id from calls c
+                        where c.caller_id = me.id and c.seller_id = product.seller_id and c.status = 'active'
+                        order by c.id desc limit 1) c
+       returning id
      )`;
 
 export async function addToCartWithSession(
@@ -104,7 +114,16 @@ export async function addToCartWithSession(
       select: `select true as found, product.stock_quantity, added.id, added.quantity
                  from product left join added on true`,
     },
-    [productId, deps.clock.now(), MAX_LINE_QUANTITY, MAX_LINE_QUANTITY, productId, quantity, quantity],
+    [
+      productId,
+      deps.clock.now(),
+      MAX_LINE_QUANTITY,
+      MAX_LINE_QUANTITY,
+      productId,
+      quantity,
+      quantity,
+      deps.clock.now(),
+    ],
   );
   // The answer, for the caller to give once it has checked the session's role.
   const add = (): CartChangeResponse => {

@@ -223,6 +223,13 @@ export async function createHold(
          on conflict (user_id, product_id) do nothing`,
         [customer.id, productId],
       );
+      // While the call is on, the jeweller reads it as a line in the call (an item the trigger of migration 0013
+      // carries to both sides), written here from the hold itself. A hold after the call is in its summary.
+      await trx.raw(
+        `insert into call_items (call_id, from_user_id, kind, product_id, created_at)
+         select c.id, ?, 'hold', ?, ? from calls c where c.id = ? and c.status = 'active'`,
+        [customer.id, productId, now, callId],
+      );
       return hold.id;
     });
   } catch (err) {

@@ -80,7 +80,8 @@ export function linkedProductIds(text: string, limit = CALL_MESSAGE_MAX_LINKED_P
 
 /** The product ids an item needs loaded: its product, or the products its message links to. */
 export function productIdsOf(row: CallItemRow): number[] {
-  if (row.kind === 'product') return row.product_id === null ? [] : [row.product_id];
+  if (row.kind === 'product' || row.kind === 'hold' || row.kind === 'cart')
+    return row.product_id === null ? [] : [row.product_id];
   if (row.kind === 'message') return linkedProductIds(row.body ?? '');
   return [];
 }
@@ -99,6 +100,10 @@ export function presentCallItem(row: CallItemRow, products: Map<number, CallProd
   if (row.kind === 'product') {
     const product = row.product_id === null ? undefined : products.get(row.product_id);
     return product ? { ...base, kind: 'product', product: presentCallProduct(product) } : null;
+  }
+  if (row.kind === 'hold' || row.kind === 'cart') {
+    const product = row.product_id === null ? undefined : products.get(row.product_id);
+    return product ? { ...base, kind: row.kind, product: presentCallProduct(product) } : null;
   }
   if (row.kind === 'photo') {
     return {

@@ -12,7 +12,10 @@ import { translateMessage } from '../../../lib/i18n';
 import { sellingApi } from '../api';
 import { CallProductActions, CallProductSummary } from './call-product-card';
 
-/** The call's chat as a list: the other side's messages on the left, mine on the right, linked pieces as cards. */
+/**
+ * The call's chat as a list: the other side's messages on the left, mine on the right, linked pieces as cards.
+ * With `otherName`, the customer's holds and adds to the cart during the call are lines in it too (issue #48).
+ */
 export function ChatMessages({
   items,
   userId,
@@ -20,6 +23,7 @@ export function ChatMessages({
   canBuy,
   holds,
   onHeld,
+  otherName,
 }: {
   items: CallItem[];
   userId: number;
@@ -28,14 +32,37 @@ export function ChatMessages({
   /** The customer's holds by product: a piece already held is not offered to hold again. */
   holds?: ReadonlyMap<number, ProductHold>;
   onHeld?: (hold: ProductHold) => void;
+  /** The other side's name, for the lines of the customer's holds and adds to the cart. */
+  otherName?: string;
 }) {
   const { t } = useTranslation();
-  const messages = items.filter((i) => i.kind === 'message');
-  if (!messages.length) return <p className="py-6 text-center text-muted">{t('calls.selling.noMessages')}</p>;
+  const lines = items.filter(
+    (i) => i.kind === 'message' || (otherName !== undefined && (i.kind === 'hold' || i.kind === 'cart')),
+  );
+  if (!lines.length) return <p className="py-6 text-center text-muted">{t('calls.selling.noMessages')}</p>;
   return (
     <ol className="space-y-2" aria-label={t('calls.selling.chat')} data-testid="chat-messages">
-      {messages.map((m) => {
+      {lines.map((m) => {
         const mine = m.fromUserId === userId;
+        if (m.kind === 'hold' || m.kind === 'cart') {
+          const held = m.kind === 'hold';
+          const text = mine
+            ? t(held ? 'callCounter.youHeld' : 'callCounter.youCarted', { product: m.product.name })
+            : t(held ? 'callCounter.held' : 'callCounter.carted', {
+                name: otherName,
+                product: m.product.name,
+              });
+          return (
+            <li
+              key={m.id}
+              className="text-center text-sm font-medium text-stone-700"
+              data-testid="call-activity"
+            >
+              {text}
+            </li>
+          );
+        }
+        if (m.kind !== 'message') return null;
         return (
           <li key={m.id} className={cn('flex flex-col', mine ? 'items-end' : 'items-start')}>
             <p
@@ -83,6 +110,7 @@ export function CallChatSheet({
   isSeller,
   onSent,
   holds,
+  otherName,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -92,13 +120,15 @@ export function CallChatSheet({
   isSeller: boolean;
   onSent: (items: CallItem[]) => void;
   holds?: ReadonlyMap<number, ProductHold>;
+  /** The other side's name (the lines of the customer's holds and adds to the cart). */
+  otherName: string;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const count = items.filter((i) => i.kind === 'message').length;
+  const count = items.filter((i) => i.kind === 'message' || i.kind === 'hold' || i.kind === 'cart').length;
   useEffect(() => {
     const el = listRef.current;
     if (open && el) el.scrollTop = el.scrollHeight;
@@ -175,7 +205,14 @@ export function CallChatSheet({
         </button>
       </div>
       <div ref={listRef} className="min-h-24 flex-1 overflow-y-auto px-3 py-3">
-        <ChatMessages items={items} userId={userId} callId={callId} canBuy={!isSeller} holds={holds} />
+        <ChatMessages
+          items={items}
+          userId={userId}
+          callId={callId}
+          canBuy={!isSeller}
+          holds={holds}
+          otherName={otherName}
+        />
       </div>
       <form onSubmit={(e) => void submit(e)} className="border-t border-stone-200 p-2">
         {error && (

@@ -20,12 +20,13 @@ async function retried<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-// With its strings: selling, summaries, outcomes and appointment notices (lib/locale-areas.ts, SPLIT_AREAS).
+// With its strings: selling, summaries, outcomes, the in-call notices and appointment notices
+// (lib/locale-areas.ts).
 const CallLayer = lazy(() =>
   retried(() =>
     Promise.all([
       import('./call-layer'),
-      loadAreas(['callsInCall', 'callsAppointments', 'sellerCare', 'sellerPhone']),
+      loadAreas(['callsInCall', 'callCounter', 'callsAppointments', 'sellerCare', 'sellerPhone']),
     ]).then(([m]) => m),
   ),
 );

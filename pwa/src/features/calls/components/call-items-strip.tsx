@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Minus, Plus, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
   CallItem,
@@ -162,6 +162,15 @@ export function CallItemsStrip({
   const shown = items
     .filter((i): i is ProductCallItem | PhotoCallItem => i.kind === 'product' || i.kind === 'photo')
     .reverse();
+  // The strip scrolls to a new piece or photo (the first of those shown, after the piece asked about): never
+  // added off-screen while an older card is in view (issue #49).
+  const listRef = useRef<HTMLUListElement>(null);
+  const newest = shown[0]?.id ?? 0;
+  useEffect(() => {
+    const list = listRef.current;
+    const card = list?.querySelector<HTMLElement>(`[data-item-id="${newest}"]`);
+    if (list && card) list.scrollTo({ left: Math.max(0, card.offsetLeft - 8) });
+  }, [newest]);
   // The piece asked about comes last (the first the customer had), unless the jeweller showed it already.
   const aboutCard =
     !isSeller && about && !shown.some((i) => i.kind === 'product' && i.product.id === about.id)
@@ -171,6 +180,7 @@ export function CallItemsStrip({
   return (
     <>
       <ul
+        ref={listRef}
         aria-label={t('calls.selling.shownInCall')}
         data-testid="call-items"
         className="absolute inset-x-0 bottom-0 flex snap-x gap-2 overflow-x-auto px-2 pb-2"
@@ -201,6 +211,7 @@ export function CallItemsStrip({
         {shown.map((item) => (
           <li
             key={item.id}
+            data-item-id={item.id}
             className={cn(
               'shrink-0 snap-start rounded-xl bg-black/75 p-2 backdrop-blur',
               item.kind === 'product' ? 'w-[17rem] max-w-[calc(100vw-2rem)]' : 'w-auto',

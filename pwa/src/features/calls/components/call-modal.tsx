@@ -33,6 +33,8 @@ import { CallChatSheet } from './call-chat-sheet';
 import { CallTryOnProvider } from '../../tryon/public';
 import { CallItemsStrip } from './call-items-strip';
 import { EndCallConfirm } from './end-call-confirm';
+import { CallNoticeLine, NOTICE_MS, noticeFor, type CallNotice } from './call-notice';
+import { PhotoPreviewDialog } from './photo-preview-dialog';
 import { ShowProductSheet } from './show-product-sheet';
 
 /** True while the video shows (nearly) nothing but black: a camera turned off on the other side. */
@@ -171,10 +173,13 @@ function ControlButton({
   danger,
   off,
   badge,
+  label,
   busy,
   testId,
 }: {
   title: string;
+  /** The accessible name when it says more than the title ("Chat, 1 new message"). */
+  label?: string;
   onClick: () => void;
   children: ReactNode;
   danger?: boolean;
@@ -187,7 +192,7 @@ function ControlButton({
     <button
       type="button"
       title={title}
-      aria-label={badge ? `${title} (${badge})` : title}
+      aria-label={label ?? title}
       aria-busy={busy || undefined}
       disabled={busy}
       onClick={onClick}
@@ -248,7 +253,7 @@ export default function CallModal() {
     onActive,
     onMeetingOver: endMeeting,
   });
-  const { items, add } = useCallItems(callId);
+  const { items, add, ready } = useCallItems(callId);
   // The customer's holds of the call's pieces, for the cards, the viewer and the chat alike: those made now,
   // and (from the call's summary) any still active from an earlier call, so a held piece is not offered again.
   const [heldNow, setHeldNow] = useState<ReadonlyMap<number, ProductHold>>(() => new Map());
@@ -273,7 +278,11 @@ export default function CallModal() {
   }, [earlier.data, heldNow]);
   const [panel, setPanel] = useState<'chat' | 'products' | null>(null);
   const [seenMessages, setSeenMessages] = useState(0);
+  // The jeweller's photo: taken, previewed (Send / Retake), then sent (issue #48).
+  const [preview, setPreview] = useState<string | null>(null);
+  const [takingPhoto, setTakingPhoto] = useState(false);
   const [sendingPhoto, setSendingPhoto] = useState(false);
+  const [notice, setNotice] = useState<CallNotice | null>(null);
 
   const onHangUp = () => {
     setEndHolds(null);
@@ -326,24 +335,73 @@ export default function CallModal() {
     setPanel(next);
   };
 
-  const sendPhoto = async () => {
+  // Set at once (a state update shows only on the next render): a second tap meanwhile does nothing twice.
+  const photoBusy = useRef(false);
+  const capturePhoto = async () => {
+    if (photoBusy.current) return;
     const track = room.localStream?.getVideoTracks()[0];
     if (!track || track.readyState !== 'live') {
       toast.error(t('calls.selling.photoNoCamera'));
       return;
     }
-    setSendingPhoto(true);
+    photoBusy.current = true;
+    setTakingPhoto(true);
     try {
-      const image = await takePhoto(track);
-      const res = await sellingApi.photo(callId, image);
-      add(res.items);
-      toast.success(t('calls.selling.photoSent'));
+      setPreview(await takePhoto(track));
     } catch (err) {
       toast.error(translateMessage(errorMessage(err, t('calls.selling.photoFailed'))));
     } finally {
+      photoBusy.current = false;
+      setTakingPhoto(false);
+    }
+  };
+  const sendPhoto = async () => {
+    if (photoBusy.current || preview === null) return;
+    photoBusy.current = true;
+    setSendingPhoto(true);
+    try {
+      const res = await sellingApi.photo(callId, preview);
+      add(res.items);
+      setPreview(null);
+      toast.success(t('calls.selling.photoSent'));
+    } catch (err) {
+      // The preview stays: Send again, or Retake.
+      toast.error(translateMessage(errorMessage(err, t('calls.selling.photoFailed'))));
+    } finally {
+      photoBusy.current = false;
       setSendingPhoto(false);
     }
   };
+
+  // What arrives after the call's screen opened is news: announced in a line over the video. A piece or a
+  // photo shown is never left behind the chat: the chat closes (what was typed stays in its box) and the strip
+  // brings the new card into view (issue #49).
+  const announcedUpTo = useRef<number | null>(null);
+  useEffect(() => {
+    if (!ready) return;
+    const last = items.at(-1)?.id ?? 0;
+    if (announcedUpTo.current === null) {
+      announcedUpTo.current = last;
+      return;
+    }
+    const seen = announcedUpTo.current;
+    const fresh = items.filter((i) => i.id > seen);
+    if (!fresh.length) return;
+    announcedUpTo.current = last;
+    const shownNow = fresh.some((i) => i.kind === 'product' || i.kind === 'photo');
+    const chatOpen = panel === 'chat' && !shownNow;
+    if (panel === 'chat' && shownNow) {
+      setSeenMessages(theirMessages);
+      setPanel(null);
+    }
+    const opts = { t, userId: user.id, isSeller, name, unread, chatOpen };
+    setNotice((prev) => noticeFor(fresh, opts, prev?.products ? prev : null) ?? prev);
+  }, [ready, items, panel, t, user.id, isSeller, name, unread, theirMessages]);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
 
   return (
     <DialogPrimitive.Root open modal>
@@ -432,6 +490,7 @@ export default function CallModal() {
               name={user.displayName}
               label={t('calls.modal.localVideo')}
             />
+            {!overlay && <CallNoticeLine notice={notice} hidden={panel === 'chat'} />}
             {!overlay && (
               // The customer tries a shown piece on: the call sends the composited picture (issue #36).
               <CallTryOnProvider swap={{ camera: room.localStream, replace: room.replaceOutgoingVideo }}>
@@ -456,6 +515,7 @@ export default function CallModal() {
                 isSeller={isSeller}
                 onSent={add}
                 holds={holds}
+                otherName={name}
               />
             )}
             {overlay && (
@@ -525,14 +585,19 @@ export default function CallModal() {
                   </ControlButton>
                   <ControlButton
                     title={t('calls.selling.sendPhoto')}
-                    onClick={() => void sendPhoto()}
-                    busy={sendingPhoto}
+                    onClick={() => void capturePhoto()}
+                    busy={takingPhoto}
                   >
                     <Camera aria-hidden="true" className="h-6 w-6" />
                   </ControlButton>
                 </>
               )}
-              <ControlButton title={t('calls.selling.chat')} onClick={() => showPanel('chat')} badge={unread}>
+              <ControlButton
+                title={t('calls.selling.chat')}
+                label={unread ? t('callCounter.chatUnread', { count: unread }) : undefined}
+                onClick={() => showPanel('chat')}
+                badge={unread}
+              >
                 <MessageCircle aria-hidden="true" className="h-6 w-6" />
               </ControlButton>
               <ControlButton title={t('calls.modal.endCall')} onClick={() => void requestHangUp()} danger>
@@ -555,6 +620,17 @@ export default function CallModal() {
             onStay={() => setEndHolds(null)}
             onEnd={onHangUp}
           />
+          {isSeller && (
+            <PhotoPreviewDialog
+              image={preview}
+              busy={sendingPhoto}
+              sending={sendingPhoto}
+              onSend={() => void sendPhoto()}
+              // Back to the camera to frame the piece again; "Send a photo" takes the next one.
+              onRetake={() => setPreview(null)}
+              onCancel={() => setPreview(null)}
+            />
+          )}
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>

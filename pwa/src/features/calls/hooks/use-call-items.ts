@@ -13,6 +13,8 @@ import { STREAMING_SAFETY_POLL_MS } from './use-incoming-call';
  */
 export function useCallItems(callId: number) {
   const [items, setItems] = useState<CallItem[]>([]);
+  // The items stored before the call's screen opened have been read (what comes after is news).
+  const [ready, setReady] = useState(false);
   const lastId = useRef(0);
   const stream = useStreamState();
 
@@ -32,41 +34,49 @@ export function useCallItems(callId: number) {
     [callId],
   );
 
-  const inFlight = useRef(false);
-  const fetchNew = useCallback(async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    try {
-      for (;;) {
-        const { items: page } = await sellingApi.items(callId, lastId.current);
-        add(page);
-        if (page.length < 200) break;
+  // One read at a time; a caller meanwhile waits for the read under way (and learns whether it succeeded).
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const fetchNew = useCallback((): Promise<boolean> => {
+    if (inFlight.current) return inFlight.current;
+    const run = (async () => {
+      try {
+        for (;;) {
+          const { items: page } = await sellingApi.items(callId, lastId.current);
+          add(page);
+          if (page.length < 200) break;
+        }
+        return true;
+      } catch {
+        // The next poll or event tries again.
+        return false;
+      } finally {
+        inFlight.current = null;
       }
-    } catch {
-      // The next poll or event tries again.
-    } finally {
-      inFlight.current = false;
-    }
+    })();
+    inFlight.current = run;
+    return run;
   }, [callId, add]);
+  const refresh = useCallback(() => {
+    // After the first attempt, read or not: a read refused before the call was answered must not leave the
+    // screen waiting for the 30 s safety poll to know what is news.
+    void fetchNew().then(() => setReady(true));
+  }, [fetchNew]);
 
   useEffect(() => {
-    void fetchNew();
-  }, [fetchNew]);
+    refresh();
+  }, [refresh]);
   useEffect(() => {
     const ms = stream === 'open' ? STREAMING_SAFETY_POLL_MS : CALL_LIMITS.statusPollMs;
     const timer = setInterval(() => {
-      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS) void fetchNew();
+      if (!isStreamOpen() || ms === STREAMING_SAFETY_POLL_MS) refresh();
     }, ms);
     return () => clearInterval(timer);
-  }, [stream, fetchNew]);
+  }, [stream, refresh]);
 
   useStreamEvent(
     'item',
     useCallback((item: CallItem) => add([item]), [add]),
   );
-  useStreamEvent(
-    'hello',
-    useCallback(() => void fetchNew(), [fetchNew]),
-  );
-  return { items, add };
+  useStreamEvent('hello', refresh);
+  return { items, add, ready };
 }
