@@ -1,3 +1,4 @@
+import FFT from 'fft.js';
 import { expect } from 'vitest';
 
 /**
@@ -87,14 +88,14 @@ const READ_ANALYSER = `(analyser, sampleRate) => {
 }`;
 
 /**
- * In the page (a string, for either engine): TONE_READINGS readings of the remote audio as received, without
- * an AudioContext that plays: the track recorded (MediaRecorder) for 2.5 s, decoded, and played offline through
- * the same AnalyserNode, read at the end of each of the last TONE_READINGS windows of 32,768 samples.
+ * In the page (a string, for either engine): the remote audio as received, without an AudioContext that plays:
+ * the track recorded (MediaRecorder) for 2.5 s and decoded; answers the last TONE_READINGS windows of 32,768
+ * samples each, analysed here in the test (analyseWindow).
  */
 export const RECORDED_TONE = `(async () => {
   const el = document.querySelector('[data-testid="remote-audio"]');
   const stream = el && el.srcObject;
-  if (!stream || !stream.getAudioTracks().length) return { error: 'no remote audio track', readings: [] };
+  if (!stream || !stream.getAudioTracks().length) return { error: 'no remote audio track', windows: [] };
   const recorder = new MediaRecorder(new MediaStream(stream.getAudioTracks()));
   const chunks = [];
   recorder.ondataavailable = (e) => chunks.push(e.data);
@@ -105,30 +106,39 @@ export const RECORDED_TONE = `(async () => {
   await stopped;
   const bytes = await new Blob(chunks, { type: recorder.mimeType }).arrayBuffer();
   const audio = await new OfflineAudioContext(1, 1, 48000).decodeAudioData(bytes);
-  // The recording played through an AnalyserNode offline, read at the end of each of the last TONE_READINGS
-  // windows (suspend points fall on render quanta of 128 frames).
-  const off = new OfflineAudioContext(1, audio.length, audio.sampleRate);
-  const source = off.createBufferSource();
-  source.buffer = audio;
-  const analyser = off.createAnalyser();
-  analyser.fftSize = 32768;
-  analyser.smoothingTimeConstant = 0;
-  source.connect(analyser);
-  analyser.connect(off.destination);
-  const read = ${READ_ANALYSER};
-  const readings = [];
-  for (let i = 0; i < ${TONE_READINGS}; i++) {
-    const end = Math.floor((audio.length - i * 32768) / 128) * 128;
-    if (end < 32768) break;
-    void off.suspend(end / audio.sampleRate).then(() => {
-      readings.push(read(analyser, audio.sampleRate));
-      return off.resume();
-    });
-  }
-  source.start();
-  await off.startRendering();
-  return { playing: !el.paused, sampleRate: audio.sampleRate, readings };
+  const x = audio.getChannelData(0);
+  const windows = [];
+  for (let start = x.length - 32768; start >= 0 && windows.length < ${TONE_READINGS}; start -= 32768)
+    windows.push(Array.from(x.subarray(start, start + 32768)));
+  return { playing: !el.paused, sampleRate: audio.sampleRate, windows };
 })()`;
+
+/** One window of samples (a power of two long) as a ToneReading: Hann window, fft.js's real transform. */
+export function analyseWindow(samples: number[], sampleRate: number): ToneReading {
+  const n = samples.length;
+  const fft = new FFT(n);
+  const out = fft.createComplexArray() as number[];
+  let sq = 0;
+  const windowed = samples.map((x, i) => {
+    sq += x * x;
+    return x * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1)));
+  });
+  fft.realTransform(out, windowed);
+  const binHz = sampleRate / n;
+  const from = Math.ceil(50 / binHz);
+  const power = new Float64Array(n / 2);
+  let total = 0;
+  let peak = from;
+  for (let k = from; k < n / 2; k++) {
+    power[k] = out[2 * k]! ** 2 + out[2 * k + 1]! ** 2;
+    total += power[k]!;
+    if (power[k]! > power[peak]!) peak = k;
+  }
+  const half = Math.round(TONE_BAND_HZ / binHz);
+  let band = 0;
+  for (let k = Math.max(1, peak - half); k <= Math.min(n / 2 - 1, peak + half); k++) band += power[k]!;
+  return { hz: peak * binHz, share: total > 0 ? band / total : 0, rms: Math.sqrt(sq / n) };
+}
 
 /** In the page (a string, after TONE_CONTEXT): TONE_READINGS readings of the remote audio through an AnalyserNode. */
 export const RECEIVED_TONE = `(async () => {
@@ -178,7 +188,15 @@ export async function expectToneReceived(
   toneHz: number,
 ): Promise<void> {
   const live = (await evaluate(TONE_CONTEXT)) === 'running';
-  const heard = (await evaluate(live ? RECEIVED_TONE : RECORDED_TONE)) as ReceivedTone;
+  let heard: ReceivedTone;
+  if (live) heard = (await evaluate(RECEIVED_TONE)) as ReceivedTone;
+  else {
+    const recorded = (await evaluate(RECORDED_TONE)) as Omit<ReceivedTone, 'readings'> & {
+      windows: number[][];
+    };
+    const { windows, ...rest } = recorded;
+    heard = { ...rest, readings: windows.map((w) => analyseWindow(w, recorded.sampleRate!)) };
+  }
   console.log(`${who} hears (${live ? 'AnalyserNode' : 'recorded'}): ${JSON.stringify(heard)}`);
   expect(heard.error, who).toBeUndefined();
   expect(heard.playing, `${who}: the remote audio element plays`).toBe(true);
