@@ -36,7 +36,7 @@ const START_TIMEOUT_MS = 110_000;
 /**
  * The production server (built PWA + API) on a fresh data dir, with its own Razorpay and Twilio doubles, the
  * demo data seeded with `demoPassword`. The global setup starts the suite's shared one; a test that needs a
- * freshly started server (tests/e2e/fresh-server.test.ts) starts its own and restarts it.
+ * freshly started server starts its own and restarts it.
  */
 export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
   const port = await freePort();
