@@ -240,7 +240,7 @@ describe('calls between Firefox and Chromium', () => {
         within: '[data-testid="chat-messages"]',
         timeout: 20_000,
       });
-      await seller.getByRole('button', { name: 'Chat (1)' }).click({ timeout: 20_000 });
+      await seller.getByRole('button', { name: 'Chat, 1 new message' }).click({ timeout: 20_000 });
       const sellerChat = seller.getByRole('dialog', { name: 'Chat' });
       await sellerChat.getByTestId('chat-messages').getByText('Is this one 22 carat?').waitFor();
       await sellerChat.getByRole('textbox').fill('Yes, 22K with the BIS hallmark.');
