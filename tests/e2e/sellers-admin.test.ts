@@ -210,7 +210,6 @@ describe('running a shop', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await toast(page, 'Shop profile saved.');
     expect(await page.getByLabel('Shop Name').inputValue()).toBe(shopName);
-    await seller.close();
 
     // --- a visitor finds the product and the shop ---
     const visitor = await newContext(browser, { mobile: true });
@@ -220,10 +219,14 @@ describe('running a shop', () => {
     await expectAccessible(v, '/marketplace search');
     await v.goto(`/${slug}`);
     await v.getByRole('heading', { name: shopName, level: 1 }).waitFor();
-    // Video on, open at any hour by default: the shop takes calls (available while its app is open, else offline).
+    // Video on, open at any hour by default: the shop takes calls while its jeweller's app is open; with the app
+    // closed and no push to ring, it can't (issue #50: the storefront follows the live state, polled every 5 s,
+    // so it changes within that poll plus a fixed slack).
     const state = v.getByTestId('call-state').first();
     await state.waitFor();
-    expect(await state.textContent()).toMatch(/Available now|Offline/);
+    expect(await state.textContent()).toBe('Available now');
+    await seller.close();
+    await expect.poll(() => state.textContent(), { timeout: 5_000 + 5_000 }).toBe("Can't take calls now");
     await v.locator('main').getByText(urlName).first().waitFor();
     await expectAccessible(v, `/${slug}`);
     await visitor.close();
