@@ -255,6 +255,10 @@ export default defineConfig(({ isSsrBuild }) => ({
             // The admin's screens are for the platform's staff at a desk, online: no customer's or jeweller's
             // phone should store them.
             '**/admin-*',
+            // The jeweller's catalogue and order management change data on the server and do nothing offline
+            // (the dashboard, the call layer and the ringing stay precached).
+            '**/products-page-*',
+            '**/seller-orders-page-*',
             // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
             'icons/icon-512.png',
             'icons/icon-maskable-512.png',

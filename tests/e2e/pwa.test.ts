@@ -20,7 +20,7 @@ const DIST = path.resolve(import.meta.dirname, '../../dist');
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { serviceWorkers: 'allow' });
 });
 afterAll(async () => browser?.close());
 
