@@ -160,14 +160,18 @@ export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
  * instead (issue #40; tests/e2e/no-dead-ends.test.ts uses another demo shop for that). The subscription points
  * at push.example.test, which never answers: the server logs the failed pushes.
  */
-export async function demoJewellerTakesPush(baseUrl: string, demoPassword: string): Promise<void> {
+export async function demoJewellerTakesPush(
+  baseUrl: string,
+  demoPassword: string,
+  email = 'seller@nagai.test',
+): Promise<void> {
   const headers = { Origin: baseUrl, 'Content-Type': 'application/json' };
   const login = await fetch(`${baseUrl}/_api/auth/login_with_password`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ email: 'seller@nagai.test', password: demoPassword }),
+    body: JSON.stringify({ email, password: demoPassword }),
   });
-  if (!login.ok) throw new Error(`demo jeweller sign-in answered ${login.status}`);
+  if (!login.ok) throw new Error(`demo jeweller ${email} sign-in answered ${login.status}`);
   const cookie = login.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
