@@ -42,6 +42,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           env: { TEST_DB: 'pg' },
           isolate: false,
+          // Each file's database is a copy of one migrated template (tests/support/pg-template.ts).
+          globalSetup: ['tests/support/pg-template.ts'],
           testTimeout: 150_000,
           hookTimeout: 150_000,
         },

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { openPglite, openPostgres, type Database } from '../../db/connection';
 import { migrateLatest } from '../../db/migrate';
+import { inject } from 'vitest';
+import { databaseUrl, maintenanceUrl } from './pg-template';
 import { PGLITE_TEMPLATE } from './pglite-template';
 
 export type TestDbKind = 'pglite' | 'pg';
@@ -12,13 +14,23 @@ export const testDbKind = (): TestDbKind => (process.env.TEST_DB === 'pg' ? 'pg'
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface TestDatabase extends Database {
-  /** The PostgreSQL schema of this test database (pg only). */
+  /** The PostgreSQL schema that holds this test database's tables (pg only). */
   schema?: string;
 }
 
+/** The api-pg project's migrated template database (pg-template.ts), when this project has one. */
+function pgTemplate(): string | undefined {
+  try {
+    return inject('pgTemplate');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or a new schema on the real
- * PostgreSQL server that is dropped on close.
+ * A fresh, migrated database for one test file: in-memory PGlite; on the real PostgreSQL server, a new
+ * database copied from the project's migrated template (api-pg), or else a new schema migrated here; either is
+ * dropped on close.
  */
 export async function createTestDatabase(
   kind: TestDbKind = testDbKind(),
@@ -32,6 +44,44 @@ export async function createTestDatabase(
     const db = await openPglite(undefined, { loadDataDir: template });
     await migrateLatest(db.knex);
     return db;
+  }
+  const template = pgTemplate();
+  if (template) {
+    const name = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = openPostgres({
+      url: maintenanceUrl(TEST_DATABASE_URL),
+      poolMax: 1,
+      connectionTimeoutMs: 5000,
+      statementTimeoutMs: 60_000,
+    });
+    try {
+      await admin.knex.raw(`create database ${name} template ${template}`);
+    } finally {
+      await admin.close();
+    }
+    const db = openPostgres({
+      url: databaseUrl(TEST_DATABASE_URL, name),
+      poolMax: opts.poolMax ?? 10,
+      connectionTimeoutMs: opts.connectionTimeoutMs ?? 5000,
+      statementTimeoutMs: opts.statementTimeoutMs ?? 30000,
+    });
+    // Nothing to do when the template has every migration; run as a program would on start.
+    await migrateLatest(db.knex);
+    return {
+      ...db,
+      schema: 'public',
+      async close() {
+        await db.close();
+        const drop = openPostgres({
+          url: maintenanceUrl(TEST_DATABASE_URL),
+          poolMax: 1,
+          connectionTimeoutMs: 5000,
+          statementTimeoutMs: 60_000,
+        });
+        await drop.knex.raw(`drop database if exists ${name} with (force)`).catch(() => undefined);
+        await drop.close();
+      },
+    };
   }
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = openPostgres({
