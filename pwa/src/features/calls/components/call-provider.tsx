@@ -100,7 +100,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     },
     () => clearCall(false),
   );
-  useLiveCallRecovery(user, (call) => {
+  useLiveCallRecovery(user, activeCall?.callId ?? null, (call) => {
     if (!callRef.current) {
       callRef.current = call;
       setActiveCall(call);
