@@ -53,6 +53,11 @@ export function resumeLiveCall(): number | null {
   return n.callId;
 }
 
+/** Start-up is resuming a live call of this user (its answer not taken yet). */
+export function resumingLiveCall(userId: number): boolean {
+  return start?.userId === userId && start.resume !== null;
+}
+
 /** What start-up learnt for this user, taken once (undefined: nothing known, or another user's). */
 export function takeLiveCallStart(userId: number): LiveCallStart | undefined {
   const taken = start;

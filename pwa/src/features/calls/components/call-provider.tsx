@@ -44,6 +44,13 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
   const isSeller = user.role === 'seller';
   const slots = useCallSlots(isSeller);
   const { activeCall, callRef, setActiveCall, hangUpFailed, ended, setEnded, clearCall } = slots;
+  // A live call after a reload: the one the page names (or this tab remembers) is resumed in one request.
+  const resuming = useLiveCallRecovery(user, activeCall?.callId ?? null, (call) => {
+    if (!callRef.current) {
+      callRef.current = call;
+      setActiveCall(call);
+    }
+  });
 
   const { unlocked: audioUnlocked, unlock: unlockAudio } = useAudioUnlock(true);
   // A customer with an open call-back request listens for the shop's call (issue #22); other customers do not.
@@ -56,8 +63,8 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       (myAppointments.data?.appointments ?? []).some((a) => a.status === 'booked'));
   const listens = isSeller || awaitingCallBack;
   // Sellers (and customers awaiting a call-back) keep the event stream open to ring at once; others while
-  // they have a call.
-  const stream = useEventStream(listens || activeCall !== null ? user.id : null);
+  // they have a call (or one is being resumed after a reload).
+  const stream = useEventStream(listens || activeCall !== null || resuming ? user.id : null);
   useAppointmentNotices(isSeller);
   const ringing = useIncomingCall(listens, activeCall !== null, stream, !isSeller);
   const { incoming } = ringing;
@@ -100,12 +107,6 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
     },
     () => clearCall(false),
   );
-  useLiveCallRecovery(user, activeCall?.callId ?? null, (call) => {
-    if (!callRef.current) {
-      callRef.current = call;
-      setActiveCall(call);
-    }
-  });
   useUnloadBeacon(activeCall?.callId ?? null, activeCall?.status !== 'active');
   useBackgroundAlerts(incoming, !audioUnlocked);
 

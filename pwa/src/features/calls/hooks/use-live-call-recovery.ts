@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { User } from '../../../../../api/contract/accounts';
 import type { CallStatusResponse } from '../../../../../api/contract/calls';
 
-import { rememberLiveCall, takeLiveCallStart } from '../../../lib/live-call';
+import { rememberLiveCall, resumingLiveCall, takeLiveCallStart } from '../../../lib/live-call';
 import { primeSignals, videoQueries } from '../../video/api';
 import { prepareLocalMedia } from '../../video/lib/local-media';
 import { markCall } from '../../video/lib/marks';
@@ -37,7 +37,8 @@ const trackedFrom = (c: Tracked): ActiveCall => ({
  * Picks up a live call after a reload (the beacon normally ends a ringing one; this covers a lost beacon, and
  * an active call is rejoined). The page names the live call, or this tab remembers it (lib/live-call.ts): its
  * status, video token and signals then came in one request started with the app; otherwise the history is
- * asked. `activeCallId` is remembered for the next reload.
+ * asked. `activeCallId` is remembered for the next reload. Returns true while a named call is being resumed
+ * (the event stream opens meanwhile: the connection that follows then waits on no poll).
  */
 export function useLiveCallRecovery(
   user: User,
@@ -45,6 +46,7 @@ export function useLiveCallRecovery(
   track: (call: ActiveCall) => void,
 ) {
   const queryClient = useQueryClient();
+  const [resuming, setResuming] = useState(() => resumingLiveCall(user.id));
   const latest = useRef(track);
   useEffect(() => {
     latest.current = track;
@@ -83,9 +85,10 @@ export function useLiveCallRecovery(
           () => (cancelled ? undefined : fromHistory()),
         )
       : fromHistory();
-    void recovered.catch(() => undefined);
+    void recovered.catch(() => undefined).finally(() => setResuming(false));
     return () => {
       cancelled = true;
     };
   }, [user.id, user.role, queryClient]);
+  return resuming;
 }
