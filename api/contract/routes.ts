@@ -48,6 +48,7 @@ import type {
 import type {
   CallHistoryResponse,
   CallSignalsResponse,
+  CallResumeResponse,
   CallStatusResponse,
   EndCallResponse,
   IncomingCallsResponse,
@@ -479,6 +480,8 @@ export const API_ROUTES = {
     log: 'quiet-poll',
   }),
   callHistory: get<CallHistoryResponse>()('/_api/calls/history', { auth: 'signed-in' }),
+  // A page reloaded during a call: its status, video token and signals in one answer (issue #50).
+  callResume: get<CallResumeResponse, typeof callIdQuerySchema>()('/_api/call/resume', { auth: 'signed-in' }),
   callSignal: post<SendSignalResponse, typeof sendSignalSchema>()('/_api/call/signal', {
     auth: 'signed-in',
     status: 201,

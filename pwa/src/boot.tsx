@@ -5,7 +5,9 @@ import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
+import { preloadCallScreen } from './features/calls/components/call-globals';
 import { loadAreas } from './lib/i18n';
+import { resumeLiveCall } from './lib/live-call';
 import { createQueryClient } from './lib/query-client';
 import { restorePersistedQueries } from './lib/query-persist';
 
@@ -18,6 +20,15 @@ function serverState(): SsrState | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Called as soon as this module has loaded (src/main.tsx), while React and the route tree still load: a
+ * reader whose page names a live call (the page reloaded during it) asks for the call's resume and fetches
+ * the call screen now (issue #50).
+ */
+export function startLiveCall(): void {
+  if (resumeLiveCall() !== null) preloadCallScreen();
 }
 
 /**

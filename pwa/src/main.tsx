@@ -75,6 +75,8 @@ async function start() {
   // The route tree with the router (only what the app uses of it: a module of ours, so it stays tree-shaken).
   const routerModule = import('./app/router');
   const bootModule = import('./boot');
+  // A live call (the page reloaded during it) is asked for as soon as that module is in (issue #50).
+  void bootModule.then((m) => m.startLiveCall()).catch(() => undefined);
   await yieldToBrowser();
   const strings = initI18n(initial).catch(() => initI18n('en'));
   const dom = await domModule;

@@ -5,6 +5,8 @@ import send from 'koa-send';
 import { pageHead, headHtml, robotsTxt, sitemapXml } from '../features/catalog/seo';
 import type { AppContext } from './context';
 import { siteOrigin } from './security';
+import { callScreenChunks, withLiveCall } from './live-call-page';
+import { SESSION_COOKIE } from './session';
 import { pageRenderer } from './ssr';
 
 /** The shell's own title and description, replaced by a product's or a shop's tags (features/catalog/seo.ts). */
@@ -19,6 +21,7 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
   const root = path.resolve(dir);
   const indexPath = path.join(root, 'index.html');
   const renderer = ssr ? pageRenderer(ssr.dir, ssr.maxRenders) : undefined;
+  let callChunks: string[] | undefined;
   return async function site(ctx: AppContext, next: Next) {
     if (
       (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
@@ -68,13 +71,17 @@ export function staticSite(dir: string, ssr?: { dir: string; maxRenders: number 
     // A product's or a shop's page names itself in <head> for every reader (a shared link's preview), rendered
     // or not.
     const head = ctx.method === 'GET' ? await pageHead(ctx.deps, ctx.path, origin) : undefined;
-    if (!renderer && !head) {
+    // A signed-in reader's page names their live call (http/live-call-page.ts).
+    const signedIn = ctx.method === 'GET' && !!ctx.cookies.get(SESSION_COOKIE);
+    if (!renderer && !head && !signedIn) {
       ctx.body = fs.createReadStream(indexPath);
       return;
     }
     let template = await fs.promises.readFile(indexPath, 'utf8');
     if (head) template = template.replace(SHELL_HEAD, () => headHtml(head));
     const rendered = renderer && ctx.method === 'GET' ? await renderer.render(ctx, template) : undefined;
+    if (rendered === undefined && signedIn)
+      template = await withLiveCall(ctx, template, (callChunks ??= callScreenChunks(root)));
     ctx.body = rendered ?? template;
   };
 }

@@ -12,6 +12,7 @@ import type { AppDeps, Feature } from '../../http/context';
 import { createVideoProviders } from '../video/providers';
 import { issueIceServers } from '../video/service';
 import { endpoint, endpointWithSession } from '../../http/endpoint';
+import { resumeCall } from './resume';
 import {
   endCall,
   getCallStatus,
@@ -124,6 +125,11 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     });
 
     endpoint(router, R.callHistory, { handle: (deps, user) => listCallHistory(deps, user) });
+
+    endpoint(router, R.callResume, {
+      input: callIdQuerySchema,
+      handle: (deps, user, { callId }) => resumeCall(deps, videoProviders(deps), user, callId),
+    });
 
     endpoint(router, R.callSignal, {
       input: sendSignalSchema,

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { CALL_LIMITS } from '../../../../api/contract/constants';
-import type { SignalKind } from '../../../../api/contract/calls';
+import type { CallSignalsResponse, SignalKind } from '../../../../api/contract/calls';
 import type { IceServersResponse, VideoTokenResponse } from '../../../../api/contract/video';
 import { API_ROUTES } from '../../../../api/contract/routes';
 import { VIDEO_CONNECTION_MESSAGES } from '../../../../api/contract/video';
@@ -59,10 +59,28 @@ export const videoQueries = {
     }),
 };
 
+/** A primed first read serves only this long after it was read (older, the server is asked). */
+const PRIMED_SIGNALS_MS = 10_000;
+let primed: { callId: number; answer: CallSignalsResponse; at: number } | null = null;
+
+/**
+ * The call's signals as a resume just read them (GET /_api/call/resume, a page reloaded during the call):
+ * the connection's first read (from the start) is answered with them once, instead of asking again.
+ */
+export function primeSignals(callId: number, answer: CallSignalsResponse): void {
+  primed = { callId, answer, at: Date.now() };
+}
+
 /** p2p signalling relay (participants of an active call only). */
 export const signallingApi = {
   send: (callId: number, kind: SignalKind, payload: Record<string, unknown>) =>
     api.call(API_ROUTES.callSignal, { callId, kind, payload }),
-  list: (callId: number, after: number, signal?: AbortSignal) =>
-    api.call(API_ROUTES.callSignals, { callId, after }, { signal }),
+  list: (callId: number, after: number, signal?: AbortSignal): Promise<CallSignalsResponse> => {
+    const first = primed;
+    if (first && first.callId === callId && after === 0) {
+      primed = null;
+      if (Date.now() - first.at < PRIMED_SIGNALS_MS) return Promise.resolve(first.answer);
+    }
+    return api.call(API_ROUTES.callSignals, { callId, after }, { signal });
+  },
 };

@@ -22,14 +22,30 @@ async function retried<T>(load: () => Promise<T>): Promise<T> {
 
 // With its strings: selling, summaries, outcomes, the in-call notices and appointment notices
 // (lib/locale-areas.ts).
-const CallLayer = lazy(() =>
+let layer: ReturnType<typeof loadLayer> | undefined;
+const loadLayer = () =>
   retried(() =>
     Promise.all([
       import('./call-layer'),
       loadAreas(['callsInCall', 'callCounter', 'callsAppointments', 'sellerCare', 'sellerPhone']),
     ]).then(([m]) => m),
-  ),
-);
+  );
+/** The layer's code and strings, asked for once (again after a failure). */
+const layerOnce = () =>
+  (layer ??= loadLayer().catch((err: unknown) => {
+    layer = undefined;
+    throw err;
+  }));
+const CallLayer = lazy(layerOnce);
+
+/**
+ * A reader with a live call (the page reloaded during it): the call layer and the call screen are fetched
+ * now, alongside the app's own modules, not after the session and the layer have loaded (issue #50).
+ */
+export function preloadCallScreen(): void {
+  void layerOnce().catch(() => undefined);
+  void import('./call-modal').catch(() => undefined);
+}
 
 /**
  * Globals entry: mounts the call layer (its own chunk) for signed-in users only (docs/product-rules.md §1). A
