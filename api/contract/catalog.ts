@@ -323,8 +323,8 @@ export interface ProductListResponse {
   priceFilter?: SearchPriceFilter;
   /** Shops whose names the search names, shown before its pieces (§20.2). */
   shops?: SellerCard[];
-  /** The pieces are all of these shops: the search named them whole ("lakshmi jewellers"). */
-  shopPieces?: boolean;
+  /** The pieces are all of these shops (seller ids): the search named them whole ("lakshmi jewellers"). */
+  shopPieces?: number[];
   /** The search named a kind of piece the catalogue has none of: its nearest kind is shown instead (§20.2). */
   missingKind?: MissingKind;
 }

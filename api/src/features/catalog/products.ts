@@ -150,7 +150,7 @@ export async function listProducts(
     const extras = {
       ...(priceFilter ? { priceFilter } : {}),
       ...(shops ? { shops: shops.cards } : {}),
-      ...(shops?.rest ? { shopPieces: true } : {}),
+      ...(shops?.rest ? { shopPieces: shops.wholeIds } : {}),
     };
     const stages = searchStages(searched);
     const rank = readRank(searched);
