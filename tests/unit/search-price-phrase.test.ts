@@ -50,6 +50,7 @@ describe('a price named in a search (docs/product-rules.md §20.2)', () => {
     expect(readPricePhrase('916 bangles')).toBeNull();
     expect(readPricePhrase('bangles size 2.6')).toBeNull();
     expect(readPricePhrase('lakshmi jewellers')).toBeNull();
+    expect(readPricePhrase('bangles 2 - 4')).toBeNull();
   });
 
   it('reads the price but leaves a purity beside it', () => {

@@ -229,7 +229,9 @@ export function readPricePhrase(raw: string): PricePhrase | null {
       const joined =
         gap.length === 1 && (gap[0].kind === 'join' || gap[0].kind === 'from' || gap[0].kind === 'filler');
       const opener = before(a.from, ['between', 'from']);
-      if (joined && (opener !== null || gap[0].kind !== 'filler')) {
+      // Without "between"/"from", bare small numbers ("size 2 - 4") are not prices.
+      const pricey = opener !== null || a.unit || b.unit || Math.min(a.rupees, b.rupees) >= 100;
+      if (joined && pricey && (opener !== null || gap[0].kind !== 'filler')) {
         let low = a.rupees;
         // "10 to 20k": the unit of the second amount is the first's too.
         if (!a.unit && b.unit && b.rupees / a.rupees >= 10) {
