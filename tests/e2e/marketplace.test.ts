@@ -48,7 +48,8 @@ describe('marketplace', () => {
     await settled(page);
     const names = await cardNames(page);
     expect(names.length).toBeGreaterThan(0);
-    expect(names.some((n) => /jhumka/i.test(n))).toBe(true);
+    // Ranked: the pieces called jhumka come first (docs/product-rules.md §15).
+    expect(names[0]).toMatch(/jhumka/i);
 
     // A misspelling still finds them.
     await box.fill('jumka');
@@ -56,7 +57,7 @@ describe('marketplace', () => {
     await box.press('Enter');
     await page.waitForURL((u) => u.searchParams.get('query') === 'jumka');
     await settled(page);
-    expect((await cardNames(page)).some((n) => /jhumka/i.test(n))).toBe(true);
+    expect((await cardNames(page))[0]).toMatch(/jhumka/i);
 
     // No suggestions for nonsense.
     await box.fill('zzqxw');
