@@ -25,9 +25,7 @@ export const THOUSANDS_FROM = 2000;
  * thousand, to 500 below THOUSANDS_FROM), `exact` when nothing was rounded off; below it, no number at all.
  */
 export type PiecesClaim =
-  | { kind: 'thousands' }
-  | { kind: 'count'; count: number; exact: boolean }
-  | { kind: 'none' };
+  { kind: 'thousands' } | { kind: 'count'; count: number; exact: boolean } | { kind: 'none' };
 
 export function piecesClaim(pieces: number | undefined): PiecesClaim {
   if (pieces === undefined || pieces < LANDING_FIGURE_MIN.jewelryPieces) return { kind: 'none' };
