@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProductListResponse, SellerListResponse } from '../../api/contract/catalog';
+import type { ProductListResponse, SearchSuggestions, SellerListResponse } from '../../api/contract/catalog';
 import { buildProduct, buildSeller, type BuiltSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 
@@ -90,6 +90,14 @@ describe('a search that names a shop', () => {
       ).toContain(lakshmi.id);
       expect(body.shops?.[0]?.sellerId, q).toBe(lakshmi.id);
     }
+  });
+
+  it('the search box suggests the shop for its name in Tamil script', async () => {
+    const res = await visitor.get<SearchSuggestions>(
+      `/_api/search/suggestions?query=${encodeURIComponent('லட்சுமி')}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.sellers.map((s) => s.sellerId)).toEqual([lakshmi.id]);
   });
 
   it('a word that only part-names a shop shows the shop first but keeps the pieces that say it', async () => {

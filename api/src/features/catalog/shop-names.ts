@@ -4,7 +4,9 @@ import { CALL_LIMITS } from '../../../contract/constants';
 import { directQuery } from '../../../../db/connection';
 import { hasTamil, keysOf, matchName } from './name-key';
 import { presentSellerCard, type SellerCardRow } from './presenter';
-import { readQuery, type ReadQuery } from './query-reading';
+import { normalizeText, readQuery, wordsOf, type ReadQuery } from './query-reading';
+
+const wordsOfText = (text: string) => wordsOf(normalizeText(text));
 import { escapeLike } from './search';
 import { sellerCards } from './seller-cards';
 
@@ -18,6 +20,7 @@ export interface ShopNameRow {
   user_id: number;
   shop_name: string;
   city: string;
+  url_slug: string | null;
   display_name: string | null;
 }
 
@@ -34,7 +37,7 @@ function keysOfName(name: string): string[] {
   return keys;
 }
 
-const SHOP_ROWS = `select sp.user_id, sp.shop_name, sp.city, u.display_name
+const SHOP_ROWS = `select sp.user_id, sp.shop_name, sp.city, sp.url_slug, u.display_name
   from seller_profiles sp join users u on u.id = sp.user_id where sp.is_approved`;
 
 /** Every approved shop's name, city and seller's name. */
@@ -146,4 +149,23 @@ export async function shopsNamed(db: Knex, read: ReadQuery, now: Date): Promise<
     return row ? [presentSellerCard(row, now, CALL_LIMITS.onlineWindowMs)] : [];
   });
   return { cards, wholeIds, rest: wholeIds.length ? rest : null };
+}
+
+/** The search box's shops for a text in Tamil script: the approved shops every typed word names by its key. */
+export async function suggestedShopsBySound(
+  db: Knex,
+  text: string,
+  limit: number,
+): Promise<{ sellerId: number; shopName: string; urlSlug: string | null; city: string }[]> {
+  const words = wordsOfText(text);
+  if (!words.length) return [];
+  return matchShopNames(await allShopNames(db), words)
+    .filter((m) => m.matched.size === words.length)
+    .slice(0, limit)
+    .map((m) => ({
+      sellerId: m.row.user_id,
+      shopName: m.row.shop_name,
+      urlSlug: m.row.url_slug,
+      city: m.row.city,
+    }));
 }
