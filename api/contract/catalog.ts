@@ -319,6 +319,30 @@ export interface ProductListResponse {
   pagination: ProductPagination;
   /** Only when a search found nothing: the category it most likely meant, and pieces to look at instead. */
   didYouMean?: DidYouMean;
+  /** A price the search named ("under 30k"), applied as a filter (docs/product-rules.md §20.2). */
+  priceFilter?: SearchPriceFilter;
+  /** Shops whose names the search names, shown before its pieces (§20.2). */
+  shops?: SellerCard[];
+  /** The pieces are all of these shops (seller ids): the search named them whole ("lakshmi jewellers"). */
+  shopPieces?: number[];
+  /** The search named a kind of piece the catalogue has none of: its nearest kind is shown instead (§20.2). */
+  missingKind?: MissingKind;
+}
+
+/** The price a search named, in integer paise, and the search without it (what removing the filter searches). */
+export interface SearchPriceFilter {
+  minPaise?: number;
+  maxPaise?: number;
+  /** The words that named it, as typed. */
+  phrase: string;
+  /** The search without them ('' when only a price was typed). */
+  rest: string;
+}
+
+/** A kind of piece (lexicon.ts PIECES id) the catalogue has none of, and the category shown instead. */
+export interface MissingKind {
+  piece: string;
+  category: ProductCategory;
 }
 
 /** What a search that found nothing offers: its nearest category (null: none is near) and some pieces. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SellerListResponse, TopSellersResponse } from '../../api/contract/catalog';
 import { CALL_LIMITS } from '../../api/contract/constants';
+import { TOP_SELLER_MIN_RATINGS } from '../../api/src/features/catalog/directory';
 import { buildProduct, buildSeller, type BuiltSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
 
@@ -169,14 +170,43 @@ describe('GET /_api/sellers/list', () => {
 });
 
 describe('GET /_api/sellers/top', () => {
-  it('answers the best rated approved shops that have products', async () => {
+  it('answers the best rated approved shops that have products and enough ratings', async () => {
     const res = await visitor.get<TopSellersResponse>('/_api/sellers/top');
     expect(res.status).toBe(200);
-    expect(sellerIds(res)).toEqual([balaji.id, anand.id, chettinad.id]);
+    // Chettinad has 4 ratings, fewer than TOP_SELLER_MIN_RATINGS; the new shop has no products.
+    expect(sellerIds(res)).toEqual([balaji.id, anand.id]);
     const one = await visitor.get<TopSellersResponse>('/_api/sellers/top?limit=1');
     expect(sellerIds(one)).toEqual([balaji.id]);
     const bad = await visitor.get('/_api/sellers/top?limit=0');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Limit must be between 1 and 100.');
+  });
+
+  it('lists them in the order of the rating their cards show, equal ratings in a fixed order (§20.4)', async () => {
+    const db = api.db.knex;
+    const shop = async (shopName: string, rating: number, count: number) => {
+      const s = await buildSeller(db, { shopName });
+      await buildProduct(db, s.id);
+      await db('seller_profiles')
+        .where({ user_id: s.id })
+        .update({ rating_avg: rating, rating_count: count });
+      return s.id;
+    };
+    // By the Bayesian score the many-rated 4.6 shop would come before the 4.9 shop with six ratings.
+    const few = await shop('Zeta Few Ratings', 4.9, 6);
+    const many = await shop('Eta Many Ratings', 4.6, 900);
+    const tieB = await shop('Beta Tie', 4.5, 50);
+    const tieA = await shop('Alpha Tie', 4.5, 50);
+    try {
+      const top = (await visitor.get<TopSellersResponse>('/_api/sellers/top?limit=50')).body.sellers;
+      const shown = top.map((s) => s.averageRating);
+      expect(shown).toEqual([...shown].sort((a, b) => b - a));
+      expect(top.every((s) => s.ratingCount >= TOP_SELLER_MIN_RATINGS)).toBe(true);
+      const ours = top.map((s) => s.sellerId).filter((id) => [few, many, tieA, tieB].includes(id));
+      // The tie: the same rating, count and pieces, then the name.
+      expect(ours).toEqual([few, many, tieA, tieB]);
+    } finally {
+      await db('seller_profiles').whereIn('user_id', [few, many, tieA, tieB]).update({ is_approved: false });
+    }
   });
 });

@@ -42,3 +42,25 @@ describe('jeweller directory', () => {
     await context.close();
   });
 });
+
+describe('the directory in Tamil script on a phone (issue #49)', () => {
+  it('finds Lakshmi Jewellers for லட்சுமி and the Chennai shops for சென்னை, at 360 px in Tamil', async () => {
+    const context = await newContext(browser, { mobile: true });
+    await context.addInitScript(() => localStorage.setItem('nagai.language', 'ta'));
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.goto(`/sellers?query=${encodeURIComponent('லட்சுமி')}`);
+    await page.waitForFunction(() => document.documentElement.lang === 'ta');
+    await page.getByRole('link', { name: 'Lakshmi Jewellers' }).waitFor();
+    await expectAccessible(page, 'directory லட்சுமி at 360 px');
+
+    await page.goto(`/sellers?query=${encodeURIComponent('சென்னை')}`);
+    const cards = page.locator('main ul article');
+    await cards.first().waitFor();
+    const texts = await cards.allTextContents();
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((c) => c.includes('Chennai'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await context.close();
+  });
+});

@@ -111,3 +111,19 @@ describe('reading a query', () => {
     expect(readQuery('ஜிமி').categories).toEqual([]);
   });
 });
+
+describe('pieces the search may say it has none of (§20.2)', () => {
+  it('names every piece of the lexicon in both locales, under distinct ids', async () => {
+    const en = (await import('../../locales/en.json')).default as {
+      shopperSearch: { pieces: Record<string, string> };
+    };
+    const ta = (await import('../../locales/ta.json')).default as {
+      shopperSearch: { pieces: Record<string, string> };
+    };
+    expect(new Set(PIECES.map((p) => p.id)).size).toBe(PIECES.length);
+    for (const p of PIECES) {
+      expect(en.shopperSearch.pieces[p.id], p.id).toBeTruthy();
+      expect(ta.shopperSearch.pieces[p.id], p.id).toMatch(TAMIL);
+    }
+  });
+});

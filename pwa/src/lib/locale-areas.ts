@@ -33,6 +33,8 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'sellerPhone',
   // The in-call notices, photo preview and chat button's count (issues #48, #49): the call layer loads them.
   'callCounter',
+  // What a search understood (issue #49): a price chip, the shops it names, a kind the catalogue lacks.
+  'shopperSearch',
 ] as const;
 
 /**

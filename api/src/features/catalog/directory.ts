@@ -12,26 +12,9 @@ import { toNumber } from '../../../../db/connection';
 import { notFound } from '../../http/errors';
 import { presentSellerCard, presentStoreProfile, type SellerCardRow } from './presenter';
 import { listProducts } from './products';
-import { HAS_PUSH_SQL } from '../schedule/service';
+import { sellerCards } from './seller-cards';
 import { escapeLike, withLocalSettings } from './search';
-
-/** Approved shops with their seller's name, presence and public product count. */
-function sellerCards(db: Knex): Knex.QueryBuilder {
-  return db
-    .from('seller_profiles as sp')
-    .join('users as u', 'u.id', 'sp.user_id')
-    .leftJoin('seller_presence as pr', 'pr.user_id', 'sp.user_id')
-    .where('sp.is_approved', true)
-    .select(
-      'sp.*',
-      'u.display_name as seller_name',
-      'pr.last_polled_at',
-      db.raw(HAS_PUSH_SQL),
-      db.raw(
-        '(select count(*) from products p where p.seller_id = sp.user_id and p.deleted_at is null) as product_count',
-      ),
-    );
-}
+import { directoryNameMatches, hasTamil } from './shop-names';
 
 /**
  * The shops a directory search matches, by shop name, seller name or city: the text anywhere in them, or a
@@ -52,14 +35,27 @@ const DIRECTORY_MATCH = `sp.user_id = any(array(
  */
 export async function listSellers(db: Knex, q: SellerListQuery, now: Date): Promise<SellerListResponse> {
   if (!q.searchQuery) return listSellersOn(db, q, now);
-  return withLocalSettings(db, { enable_seqscan: 'off' }, (trx) => listSellersOn(trx, q, now));
+  const text = q.searchQuery;
+  // Names in Tamil script, or typed by ear, are matched by their sound (shop-names.ts, §20.2).
+  if (hasTamil(text)) return listSellersOn(db, q, now, await directoryNameMatches(db, text));
+  const found = await withLocalSettings(db, { enable_seqscan: 'off' }, (trx) => listSellersOn(trx, q, now));
+  if (found.pagination.totalSellers > 0) return found;
+  const ids = await directoryNameMatches(db, text);
+  return ids.length ? listSellersOn(db, q, now, ids) : found;
 }
 
-async function listSellersOn(db: Knex, q: SellerListQuery, now: Date): Promise<SellerListResponse> {
+/** A page of the directory; `byName`: the shops a search matched by sound, instead of the trigram match. */
+async function listSellersOn(
+  db: Knex,
+  q: SellerListQuery,
+  now: Date,
+  byName?: number[],
+): Promise<SellerListResponse> {
   const filters = (qb: Knex.QueryBuilder) => {
     if (q.city) qb.whereRaw('lower(sp.city) = lower(?)', [q.city]);
     if (q.state) qb.whereRaw('lower(sp.state) = lower(?)', [q.state]);
-    if (q.searchQuery) {
+    if (byName) qb.whereRaw('sp.user_id = any(?::int[])', [byName]);
+    else if (q.searchQuery) {
       const text = q.searchQuery.toLowerCase();
       const contains = `%${escapeLike(text)}%`;
       qb.whereRaw(DIRECTORY_MATCH, [contains, text, contains, text, contains, text]);
@@ -96,14 +92,25 @@ async function listSellersOn(db: Knex, q: SellerListQuery, now: Date): Promise<S
   };
 }
 
-/** The landing page's top sellers: approved shops with public products, best rated first. */
+/**
+ * Ratings a shop needs before the landing's "Top jewellers" lists it (docs/product-rules.md §20.4): one or two
+ * ratings say little, and a lone 5★ would otherwise head the list.
+ */
+export const TOP_SELLER_MIN_RATINGS = 5;
+
+/**
+ * The landing page's top sellers: approved shops with public products and at least TOP_SELLER_MIN_RATINGS
+ * ratings, in the order the cards read: the average rating shown, highest first; then more ratings, more
+ * pieces, the name and the id, so equal ratings always come in the same order.
+ */
 export async function topSellers(db: Knex, limit: number, now: Date): Promise<SellerCard[]> {
   const rows = (await db
     .from(sellerCards(db).as('s'))
     .select('*')
     .where('s.product_count', '>', 0)
+    .where('s.rating_count', '>=', TOP_SELLER_MIN_RATINGS)
     .orderBy([
-      { column: 's.rating_score', order: 'desc' },
+      { column: 's.rating_avg', order: 'desc' },
       { column: 's.rating_count', order: 'desc' },
       { column: 's.product_count', order: 'desc' },
     ])

@@ -329,6 +329,8 @@ export const PURITY_WORDS: Record<string, LexiconWords> = {
  * Searching for a piece finds its category, and ranks the pieces whose names carry any of its words first.
  */
 export interface LexiconPiece {
+  /** The piece's name in the locales (catalog search's `pieces.<id>`), for "We have no … yet" (§20.2). */
+  id: string;
   category: ProductCategory;
   material?: ProductMaterial;
   words: LexiconWords;
@@ -336,6 +338,7 @@ export interface LexiconPiece {
 
 export const PIECES: readonly LexiconPiece[] = [
   {
+    id: 'jhumka',
     category: 'earrings',
     words: w(
       ['jhumka', 'jhumki', 'jumka', 'jhumkas', 'jhumkis', 'bell earring'],
@@ -346,6 +349,7 @@ export const PIECES: readonly LexiconPiece[] = [
     ),
   },
   {
+    id: 'chandbali',
     category: 'earrings',
     words: w(
       ['chandbali', 'chand bali', 'chandbalis'],
@@ -356,10 +360,12 @@ export const PIECES: readonly LexiconPiece[] = [
     ),
   },
   {
+    id: 'studs',
     category: 'earrings',
     words: w(['stud earring', 'studs'], ['கல் தோடு', 'வைரத்தோடு'], ['kal thodu', 'vaira thodu'], ['टॉप्स'], []),
   },
   {
+    id: 'lakshmi_haram',
     category: 'necklaces',
     words: w(
       ['lakshmi haram', 'lakshmi necklace'],
@@ -370,6 +376,7 @@ export const PIECES: readonly LexiconPiece[] = [
     ),
   },
   {
+    id: 'kasu_mala',
     category: 'necklaces',
     material: 'gold',
     words: w(
@@ -381,10 +388,12 @@ export const PIECES: readonly LexiconPiece[] = [
     ),
   },
   {
+    id: 'guttapusalu',
     category: 'necklaces',
     words: w(['guttapusalu', 'gutta pusalu'], ['குட்டபுசலு'], ['guttapoosalu'], [], []),
   },
   {
+    id: 'mangalsutra',
     category: 'chains',
     words: w(
       ['mangalsutra', 'mangal sutra', 'thali chain'],
@@ -395,10 +404,12 @@ export const PIECES: readonly LexiconPiece[] = [
     ),
   },
   {
+    id: 'kada',
     category: 'bangles',
     words: w(['kada', 'cuff bangle'], ['காப்பு', 'கடா'], ['kaapu', 'kappu'], ['कड़ा'], ['kadaa']),
   },
   {
+    id: 'maang_tikka',
     category: 'hair_accessories',
     words: w(
       ['maang tikka', 'forehead piece'],

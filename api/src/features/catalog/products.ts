@@ -12,7 +12,12 @@ import { presentProduct, type ProductImageRow, type ProductRow } from './present
 import { FTS_ENOUGH, useOrderedScans, withSearchSettings } from './search';
 import { nearestCategory, readQuery } from './query-reading';
 import { correctStage, readRank, searchStages, type SearchStage, type Sql } from './search-stages';
-import { CATALOG_MESSAGES } from '../../../contract/catalog';
+import { CATALOG_MESSAGES, type MissingKind, type SearchPriceFilter } from '../../../contract/catalog';
+import { readPricePhrase, type PricePhrase } from './price-phrase';
+import { shopsNamed } from './shop-names';
+
+/** A product list's filters, and the shops a search named whole (§20.2). */
+type ListQuery = ProductListQuery & { sellerIds?: number[] };
 
 /** How many of the nearest category's pieces a search that found nothing offers. */
 const DID_YOU_MEAN_PIECES = 8;
@@ -120,27 +125,94 @@ export async function listProducts(
   db: Knex,
   q: ProductListQuery,
   viewer: SessionUser | undefined,
+  now: Date = new Date(),
 ): Promise<ProductListResponse> {
   if (!q.query) return listOn(db, q, viewer);
-  const read = readQuery(q.query);
+  // A price the search names is a filter, within any the reader set (docs/product-rules.md §20.2).
+  const price = readPricePhrase(q.query);
+  const priced: ListQuery = price ? withPrice(q, price) : q;
+  const priceFilter: SearchPriceFilter | undefined = price
+    ? {
+        ...(price.minPaise !== undefined ? { minPaise: price.minPaise } : {}),
+        ...(price.maxPaise !== undefined ? { maxPaise: price.maxPaise } : {}),
+        phrase: price.phrase,
+        rest: price.rest,
+      }
+    : undefined;
+  if (price && !price.rest)
+    return { ...(await listOn(db, { ...priced, query: undefined }, viewer)), priceFilter };
+  const read = readQuery(price ? price.rest : q.query);
   return withSearchSettings(db, async (trx) => {
-    const stages = searchStages(read);
-    const rank = readRank(read);
+    // Shops the search names come first; named whole, the pieces are theirs (§20.2).
+    const shops = q.sellerId === undefined ? await shopsNamed(trx, read, now) : null;
+    const searched = shops?.rest ?? read;
+    const scoped: ListQuery = shops?.rest ? { ...priced, sellerIds: shops.wholeIds } : priced;
+    const extras = {
+      ...(priceFilter ? { priceFilter } : {}),
+      ...(shops ? { shops: shops.cards } : {}),
+      ...(shops?.rest ? { shopPieces: shops.wholeIds } : {}),
+    };
+    const stages = searchStages(searched);
+    const rank = readRank(searched);
     let answer: ProductListResponse | undefined;
     for (const stage of stages) {
-      answer = await searchOn(trx, q, read, stage, rank, viewer);
-      if (answer.pagination.totalProducts > 0) return answer;
+      answer = await searchOn(trx, scoped, searched, stage, rank, viewer);
+      if (answer.pagination.totalProducts > 0) {
+        const missingKind = await missingPiece(trx, scoped, searched, viewer);
+        return { ...answer, ...extras, ...(missingKind ? { missingKind } : {}) };
+      }
     }
     // Nothing found: never a blank page. The nearest category's pieces (or the most popular ones) come along.
     await useOrderedScans(trx);
-    return { ...answer!, didYouMean: await didYouMean(trx, q, read, viewer) };
+    return { ...answer!, ...extras, didYouMean: await didYouMean(trx, scoped, searched, viewer) };
   });
+}
+
+/** A product list's filters with the bounds a search's price phrase set, within the reader's own. */
+function withPrice(q: ProductListQuery, price: PricePhrase): ListQuery {
+  const min = price.minPaise !== undefined ? price.minPaise / 100 : undefined;
+  const max = price.maxPaise !== undefined ? price.maxPaise / 100 : undefined;
+  return {
+    ...q,
+    minPrice: min === undefined ? q.minPrice : Math.max(min, q.minPrice ?? 0),
+    maxPrice: max === undefined ? q.maxPrice : Math.min(max, q.maxPrice ?? Infinity),
+  };
+}
+
+/**
+ * The kind of piece a search named that no public piece is (its words in no piece's text): the search then
+ * shows its category, and says so (§20.2).
+ */
+async function missingPiece(
+  db: Knex,
+  q: ListQuery,
+  read: ReturnType<typeof readQuery>,
+  viewer: SessionUser | undefined,
+): Promise<MissingKind | null> {
+  const named = read.named.find((n) => n.piece && n.pieceWords?.length && n.category);
+  if (!named) return null;
+  // The words that alone name this piece ("thali", not the "chain" of "thali chain").
+  const words = named.pieceWords!.filter(
+    (w) => /^[\p{L}\p{M}\p{N}]+$/u.test(w) && readQuery(w).named[0]?.piece === named.piece,
+  );
+  if (!words.length) return null;
+  const where = listFilter(
+    { ...q, category: undefined, material: undefined, minPrice: undefined, maxPrice: undefined },
+    seesUnapproved(viewer, q.sellerId),
+  );
+  const [row] = await directQuery<{ found: boolean }>(
+    db,
+    `select exists (select 1 from products p where ${where.sql}
+        and p.search_vector @@ to_tsquery('english', ?)) as found`,
+    [...where.bindings, words.join(' | ')],
+  );
+  return row?.found ? null : { piece: named.piece!, category: named.category! };
 }
 
 /** The pieces offered when a search finds nothing: its nearest category's most popular, or the catalogue's. */
 async function didYouMean(
   db: Knex,
-  q: ProductListQuery,
+  q: ListQuery,
   read: ReturnType<typeof readQuery>,
   viewer: SessionUser | undefined,
 ): Promise<DidYouMean> {
@@ -152,7 +224,7 @@ async function didYouMean(
 }
 
 /** The public (or own-view) filter of a product list as SQL over alias p, with its bindings. */
-function listFilter(q: ProductListQuery, ownView: boolean): { sql: string; bindings: unknown[] } {
+function listFilter(q: ListQuery, ownView: boolean): { sql: string; bindings: unknown[] } {
   const parts = ['p.deleted_at is null'];
   const bindings: unknown[] = [];
   const add = (sql: string, value: unknown) => {
@@ -163,6 +235,7 @@ function listFilter(q: ProductListQuery, ownView: boolean): { sql: string; bindi
   else {
     parts.push('p.seller_approved');
     if (q.sellerId !== undefined) add('p.seller_id = ?', q.sellerId);
+    if (q.sellerIds) add('p.seller_id = any(?::int[])', q.sellerIds);
   }
   if (q.category) add('p.category = ?', q.category);
   if (q.material) add('p.material = ?', q.material);
@@ -231,11 +304,7 @@ function rememberedTotal(key: string): number | undefined {
   return hit && hit.expires > Date.now() ? hit.total : undefined;
 }
 
-async function listOn(
-  db: Knex,
-  q: ProductListQuery,
-  viewer: SessionUser | undefined,
-): Promise<ProductListResponse> {
+async function listOn(db: Knex, q: ListQuery, viewer: SessionUser | undefined): Promise<ProductListResponse> {
   const ownView = seesUnapproved(viewer, q.sellerId);
   const offset = (q.page - 1) * q.limit;
   const where = listFilter(q, ownView);
@@ -255,8 +324,8 @@ async function listOn(
 }
 
 /** The key of a remembered total: the filters and the search's match (null without a search). */
-const keyOf = (q: ProductListQuery, ownView: boolean, match: Sql | null) =>
-  JSON.stringify([ownView, q.sellerId, q.category, q.material, q.minPrice, q.maxPrice, match]);
+const keyOf = (q: ListQuery, ownView: boolean, match: Sql | null) =>
+  JSON.stringify([ownView, q.sellerId, q.sellerIds, q.category, q.material, q.minPrice, q.maxPrice, match]);
 
 const pagination = (q: ProductListQuery, total: number) => ({
   currentPage: q.page,
@@ -268,7 +337,7 @@ const pagination = (q: ProductListQuery, total: number) => ({
 /** One stage of a search (search-stages.ts): its page, ranked or sorted, and its total. */
 async function searchOn(
   db: Knex,
-  q: ProductListQuery,
+  q: ListQuery,
   read: ReturnType<typeof readQuery>,
   first: SearchStage,
   rank: Sql,

@@ -24,6 +24,8 @@ export interface Meaning {
   purity?: string;
   /** The words of the piece named (all its forms), for ranking the pieces that carry them first. */
   pieceWords?: readonly string[];
+  /** The piece named (lexicon.ts PIECES id). */
+  piece?: string;
   generic?: boolean;
 }
 
@@ -162,7 +164,7 @@ function buildIndex(): { byPhrase: Map<string, Entry>; singles: Entry[]; longest
   for (const piece of PIECES) {
     const forms = allForms(piece.words);
     const pieceWords = [...new Set(forms.flatMap((f) => wordsOf(normalizeText(f))))];
-    add(forms, { category: piece.category, material: piece.material, pieceWords }, true);
+    add(forms, { category: piece.category, material: piece.material, pieceWords, piece: piece.id }, true);
   }
   add(allForms(GENERIC_WORDS), { generic: true }, false);
   const entries = [...byPhrase.values()];

@@ -97,10 +97,17 @@ export const catalogFeature: Feature = (router, { deps }) => {
       // A seller's (or an admin's) view of a shop awaiting approval is theirs alone: never cached.
       // Each product carries its shop's call state (issue #22): one more query for the shops of a page.
       seesUnapproved(user, q.sellerId)
-        ? listProducts(deps.db, q, user).then((a) => withCallStates(deps.db, a, deps.clock.now()))
+        ? listProducts(deps.db, q, user, deps.clock.now()).then((a) =>
+            withCallStates(deps.db, a, deps.clock.now()),
+          )
         : new CachedAnswer(
             cacheKey(R.productsList.path, q),
-            async () => withCallStates(deps.db, await listProducts(deps.db, q, undefined), deps.clock.now()),
+            async () =>
+              withCallStates(
+                deps.db,
+                await listProducts(deps.db, q, undefined, deps.clock.now()),
+                deps.clock.now(),
+              ),
             listedProducts,
           ),
   });

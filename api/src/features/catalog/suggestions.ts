@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hasTamil, suggestedShopsBySound } from './shop-names';
 import { SUGGESTION_LIMIT, displayName, type SearchSuggestions } from '../../../contract/catalog';
 import { PRODUCT_CATEGORIES, type ProductCategory } from '../../../contract/constants';
 import { directQuery, hotQuery, toNumber } from '../../../../db/connection';
@@ -35,6 +36,13 @@ const POPULAR_WALK = 1000;
  * and the corrected words go round once more, popular matches first ('neckalce' → necklace).
  */
 export async function suggest(db: Knex, query: string): Promise<SearchSuggestions> {
+  const found = await suggestRead(db, query);
+  // Shop names are in English letters: a text in Tamil script finds them by sound (§20.2).
+  if (found.sellers.length || !hasTamil(query)) return found;
+  return { ...found, sellers: await suggestedShopsBySound(db, query, SUGGESTION_LIMIT) };
+}
+
+async function suggestRead(db: Knex, query: string): Promise<SearchSuggestions> {
   const read = readQuery(query, { typing: true });
   if (read.categories.length + read.materials.length > 0) {
     const named = await suggestNamed(db, read);

@@ -9,7 +9,8 @@ export const catalogRoutes: readonly AppRoute[] = [
   {
     path: '/marketplace',
     access: 'public',
-    areas: [],
+    // What a search understood: the price chip, the shops it names, a missing kind (§20.2).
+    areas: ['shopperSearch'],
     Page: lazyPage(() => import('./pages/marketplace-page')),
   },
   { path: '/sellers', access: 'public', areas: [], Page: lazyPage(() => import('./pages/sellers-page')) },

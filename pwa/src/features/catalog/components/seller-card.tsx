@@ -7,7 +7,13 @@ import { storePath } from '../../../lib/store-path';
 import { VideoBadge } from './video-badge';
 
 /** A jeweller in the directory and the landing's top sellers; the whole card links to the store. */
-export function SellerCard({ seller, headingLevel = 3 }: { seller: SellerCardData; headingLevel?: 2 | 3 }) {
+export function SellerCard({
+  seller,
+  headingLevel = 3,
+}: {
+  seller: SellerCardData;
+  headingLevel?: 2 | 3 | 4;
+}) {
   const { t } = useTranslation();
   const Heading = `h${headingLevel}` as const;
   const place = [seller.city, seller.state].filter(Boolean).join(', ');

@@ -19,6 +19,7 @@ import { Pagination } from '../../../components/pagination';
 import { CATALOG_PAGINATION } from '../utils/pagination-keys';
 import { ProductGrid } from '../components/product-grid';
 import { DidYouMean } from '../components/did-you-mean';
+import { MissingKindNotice, PriceChip, ShopMatches } from '../components/search-understood';
 import { SearchBox, type Suggestion } from '../components/search-box';
 import { productPath } from '../../../../../api/contract/product-path';
 import { overlayState } from '../../../lib/background-location';
@@ -191,6 +192,21 @@ export default function MarketplacePage() {
               />
             </div>
           </HydrateLater>
+          {/* What the search understood (§20.2): its price as a chip, a missing kind, the shops it names. */}
+          {data && (data.priceFilter || data.missingKind || (data.shops?.length && filters.page === 1)) ? (
+            <div className="mb-6 flex flex-col gap-4">
+              {data.priceFilter && (
+                <PriceChip
+                  filter={data.priceFilter}
+                  removeHref={href(withFilters(filters, { query: data.priceFilter.rest }))}
+                />
+              )}
+              {data.missingKind && <MissingKindNotice missing={data.missingKind} />}
+              {data.shops?.length && filters.page === 1 ? (
+                <ShopMatches text={filters.query} shops={data.shops} shopPieces={data.shopPieces ?? []} />
+              ) : null}
+            </div>
+          ) : null}
           {data?.didYouMean && data.products.length === 0 ? (
             <DidYouMean
               text={filters.query}

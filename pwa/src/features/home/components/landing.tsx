@@ -24,6 +24,7 @@ import { buttonClasses } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { formatNumber } from '../../../lib/format';
+import { piecesClaim, showsFigure } from '../../../../../api/contract/landing-figures';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SellerCard, SellerCardSkeleton, sellerQueries } from '../../catalog/public';
 import { HydrateLater } from '../../../lib/hydrate-later';
@@ -96,11 +97,23 @@ function CategoryMenu() {
 function Hero() {
   const { t } = useTranslation();
   const stats = useQuery(sellerQueries.stats());
-  const items = [
-    ['happyCustomers', stats.data?.happyCustomers],
-    ['verifiedJewelers', stats.data?.verifiedJewelers],
-    ['jewelryPieces', stats.data?.jewelryPieces],
-  ] as const;
+  // A figure too small to impress is left out; the promise of pieces is the real count (§20.4).
+  const items = (
+    [
+      ['happyCustomers', stats.data?.happyCustomers],
+      ['verifiedJewelers', stats.data?.verifiedJewelers],
+      ['jewelryPieces', stats.data?.jewelryPieces],
+    ] as const
+  ).filter(([key, value]) => !stats.data || showsFigure(key, value));
+  const claim = piecesClaim(stats.data?.jewelryPieces);
+  const subtitle =
+    claim.kind === 'thousands'
+      ? t('landing.hero.subtitleThousands')
+      : claim.kind === 'count'
+        ? t(claim.exact ? 'landing.hero.subtitleCount' : 'landing.hero.subtitleOver', {
+            count: formatNumber(claim.count),
+          })
+        : t('landing.hero.subtitle');
   return (
     <section className="bg-gradient-to-br from-brand-50 via-surface to-gold-100">
       <div className="mx-auto grid w-full max-w-7xl grid-cols-1 gap-10 px-3 py-12 sm:px-4 md:py-20 lg:grid-cols-[3fr_2fr] lg:items-center">
@@ -112,7 +125,7 @@ function Hero() {
           <h1 className="text-3xl leading-tight font-bold break-words text-ink sm:text-4xl md:text-5xl">
             {t('landing.hero.title')}
           </h1>
-          <p className="mt-4 max-w-2xl text-lg text-muted">{t('landing.hero.subtitle')}</p>
+          <p className="mt-4 max-w-2xl text-lg text-muted">{subtitle}</p>
           <div className="mt-6 flex flex-wrap gap-3">
             <Link to="/marketplace" className={buttonClasses('primary', 'lg')}>
               {t('header.nav.browseMarketplace')}
@@ -122,7 +135,13 @@ function Hero() {
             </Link>
           </div>
         </div>
-        <dl className="grid grid-cols-3 gap-3">
+        <dl
+          className={cn(
+            'grid gap-3',
+            items.length === 3 ? 'grid-cols-3' : 'grid-cols-2',
+            !items.length && 'hidden',
+          )}
+        >
           {items.map(([key, value]) => (
             <div key={key} className="rounded-xl bg-white p-4 text-center shadow-sm">
               <dd className="text-2xl font-bold text-brand-800 sm:text-3xl">
@@ -318,19 +337,21 @@ function SellerPitch() {
           <dl className="grid grid-cols-2 gap-4">
             {(
               [
-                ['jewelers', stats.data?.verifiedJewelers],
-                ['buyers', stats.data?.monthlyBuyers],
+                ['jewelers', 'verifiedJewelers', stats.data?.verifiedJewelers],
+                ['buyers', 'monthlyBuyers', stats.data?.monthlyBuyers],
               ] as const
-            ).map(([k, value]) => (
-              <div key={k} className="rounded-xl bg-white/10 p-5 text-center">
-                <dd className="text-3xl font-bold text-gold-400">
-                  <LiveFigure value={value} failed={stats.isError} />
-                </dd>
-                <dt className="mt-1 text-sm break-words text-white/90">
-                  {t(`landing.pitch.stats.${k}`, { count: value ?? 0 })}
-                </dt>
-              </div>
-            ))}
+            )
+              .filter(([, key, value]) => !stats.data || showsFigure(key, value))
+              .map(([k, , value]) => (
+                <div key={k} className="rounded-xl bg-white/10 p-5 text-center">
+                  <dd className="text-3xl font-bold text-gold-400">
+                    <LiveFigure value={value} failed={stats.isError} />
+                  </dd>
+                  <dt className="mt-1 text-sm break-words text-white/90">
+                    {t(`landing.pitch.stats.${k}`, { count: value ?? 0 })}
+                  </dt>
+                </div>
+              ))}
           </dl>
         </div>
       </div>
