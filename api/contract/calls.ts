@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
 import type { CallProduct } from './call-selling';
-import type { VideoTokenResponse } from './video';
 import { ID_MAX, SIGNAL_KINDS, type CallStatus } from './constants';
 
 /** Every calls message: the product rules' own texts (docs/product-rules.md §1, §8) word for word, then the server's texts of ours. */
@@ -250,16 +249,6 @@ export interface CallSignal {
 export interface CallSignalsResponse {
   signals: CallSignal[];
   status: CallStatus;
-}
-/**
- * Answer of GET /_api/call/resume: what a page reloaded during a call needs to show it again, in one answer
- * instead of three in turn (issue #50): the call's status, the video token (null while it still rings: the
- * token is only for an active call) and the signals addressed to the viewer so far.
- */
-export interface CallResumeResponse {
-  call: CallStatusResponse;
-  token: VideoTokenResponse | null;
-  signals: CallSignal[];
 }
 export interface SendSignalResponse {
   id: number;

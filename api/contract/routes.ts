@@ -48,7 +48,6 @@ import type {
 import type {
   CallHistoryResponse,
   CallSignalsResponse,
-  CallResumeResponse,
   CallStatusResponse,
   EndCallResponse,
   IncomingCallsResponse,
@@ -140,7 +139,12 @@ import type {
   callBackMissedSchema,
   createCallbackSchema,
 } from './callbacks';
-import type { IceServersResponse, VideoTokenResponse, videoTokenQuerySchema } from './video';
+import type {
+  CallResumeResponse,
+  IceServersResponse,
+  VideoTokenResponse,
+  videoTokenQuerySchema,
+} from './video';
 import type {
   Appointment,
   AppointmentListResponse,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CALL_MESSAGES } from './calls';
+import { CALL_MESSAGES, type CallSignal, type CallStatusResponse } from './calls';
 
 export const VIDEO_PROVIDERS = ['p2p', 'twilio'] as const;
 export type VideoProviderName = (typeof VIDEO_PROVIDERS)[number];
@@ -195,4 +195,15 @@ export function mapVideoError(
     retryable: networkish,
     refetchToken: false,
   };
+}
+
+/**
+ * Answer of GET /_api/call/resume: what a page reloaded during a call needs to show it again, in one answer
+ * instead of three in turn (issue #50): the call's status, the video token (null while it still rings: the
+ * token is only for an active call) and the signals addressed to the viewer so far.
+ */
+export interface CallResumeResponse {
+  call: CallStatusResponse;
+  token: VideoTokenResponse | null;
+  signals: CallSignal[];
 }

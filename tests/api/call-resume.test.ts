@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResumeResponse } from '../../api/contract/calls';
+import type { CallResumeResponse } from '../../api/contract/video';
 import { VIDEO_MESSAGES } from '../../api/contract/video';
 import { buildUser } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';

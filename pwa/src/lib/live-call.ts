@@ -1,4 +1,4 @@
-import type { CallResumeResponse } from '../../../api/contract/calls';
+import type { CallResumeResponse } from '../../../api/contract/video';
 import { API_ROUTES } from '../../../api/contract/routes';
 import { api } from './api-client';
 

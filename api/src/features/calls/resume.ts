@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { CALL_ERROR_CODES, type CallResumeResponse } from '../../../contract/calls';
+import { CALL_ERROR_CODES } from '../../../contract/calls';
+import type { CallResumeResponse } from '../../../contract/video';
 import { TERMINAL_CALL_STATUSES } from '../../../contract/constants';
 import { VIDEO_MESSAGES } from '../../../contract/video';
 import type { AppDeps, SessionUser } from '../../http/context';
