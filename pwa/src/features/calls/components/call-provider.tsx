@@ -251,7 +251,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
       callRef.current = call;
       setActiveCall(call);
       setHangUpFailed(false);
-      toast.success(t('calls.toast.initiated'));
+      // No toast: the call screen says "Calling …" already (issue #49).
     },
     onError: (err, { sellerId, sellerName, productId }) => {
       releasePlacedMedia();
