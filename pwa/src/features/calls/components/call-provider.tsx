@@ -59,6 +59,7 @@ import type { AppointmentEvent } from '../../../../../api/contract/events';
 import { useIncomingCall } from '../hooks/use-incoming-call';
 import { useCallStatus } from '../hooks/use-call-status';
 import { useLiveCallRecovery } from '../hooks/use-live-call-recovery';
+import { TIME_OF_DAY } from '../../../../../api/contract/time-format';
 
 /** Everything the call UI needs: the call store's state and the provider's actions. */
 export type CallContextValue = CallSnapshot & CallActions & { user: User };
@@ -118,8 +119,7 @@ export function CallProvider({ user, children }: { user: User; children: ReactNo
         if (e.notice === 'booked' && !isSeller) return;
         const when = new Intl.DateTimeFormat(i18n.language === 'ta' ? 'ta-IN' : 'en-IN', {
           weekday: 'short',
-          hour: '2-digit',
-          minute: '2-digit',
+          ...TIME_OF_DAY,
         }).format(new Date(e.startsAt));
         const text = t(`calls.appointments.notice.${e.notice}`, { name: e.otherName, time: when });
         const full = e.reason ? `${text} ${t('calls.appointments.reasonLine', { reason: e.reason })}` : text;
