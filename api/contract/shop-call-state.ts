@@ -66,7 +66,7 @@ export const canRing = (s: ShopCallState): boolean => s.state === 'available' ||
 /**
  * How the next opening reads for a viewer: `today` ("Back at 10:00"), `day` ("Opens Monday 10:00", within a
  * week) or `date` ("Opens 12 May 10:00"). Day and time in the viewer's time zone and language (Tamil day names
- * with 'ta-IN'); the clock time is 24-hour.
+ * with 'ta-IN'); the clock time on the locale's own clock (time-format.ts).
  */
 export function nextOpening(
   opensAt: string | Date,
