@@ -89,6 +89,16 @@ describe('what a shopper reads on a 360 px phone', () => {
       const labels = await page.locator('[data-testid$="-figures"] dt').allTextContents();
       expect(labels.length).toBe(5);
       expect(await brokenWords(page, '[data-testid$="-figures"] dt')).toEqual([]);
+      if (language === 'ta') {
+        // The measure sees a broken word: the old layout (three narrow cards, words broken to fit) fails it.
+        const old = await page.addStyleTag({
+          content: `[data-testid="hero-figures"] { grid-template-columns: repeat(3, minmax(0, 1fr)) !important }
+            [data-testid="hero-figures"] > div { display: block !important; padding: 1rem !important }
+            [data-testid="hero-figures"] dt { overflow-wrap: break-word !important; font-size: 12px !important }`,
+        });
+        expect(await brokenWords(page, '[data-testid="hero-figures"] dt')).toContain('சரிபார்க்கப்பட்ட');
+        await old.evaluate((el) => el.remove());
+      }
       expect(await tallButtons(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await expectAccessible(page, `/ at 360 px (${language})`);
