@@ -97,7 +97,7 @@ describe('what a shopper reads on a 360 px phone', () => {
             [data-testid="hero-figures"] dt { overflow-wrap: break-word !important; font-size: 12px !important }`,
         });
         expect(await brokenWords(page, '[data-testid="hero-figures"] dt')).toContain('சரிபார்க்கப்பட்ட');
-        await old.evaluate((el) => el.remove());
+        await old.evaluate((el) => (el as Element).remove());
       }
       expect(await tallButtons(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
