@@ -158,5 +158,24 @@ describe('what a shopper reads on a 360 px phone', () => {
       await expectAccessible(page, `/marketplace at 360 px (${language})`);
       await context.close();
     });
+
+    it(`runs no button over two lines on a storefront and a product page (${language})`, async () => {
+      const context = await phoneIn(browser, language);
+      const page = await context.newPage();
+      const store = (await (await page.request.get('/_api/seller/store?slug=lakshmi-jewellers')).json()) as {
+        productsData: { products: { id: number }[] };
+      };
+      await page.goto('/lakshmi-jewellers');
+      await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      await page.waitForFunction((lng) => document.documentElement.lang === lng, language);
+      await page.locator('main article').first().waitFor();
+      expect(await tallButtons(page)).toEqual([]);
+      await page.goto(`/product/p-${store.productsData.products[0].id}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      expect(await tallButtons(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await context.close();
+    });
   }
 });
