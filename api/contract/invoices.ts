@@ -130,6 +130,8 @@ export const InvoiceQuerySchema = z.object({
     .int({ error: 'Order ID must be a positive integer.' })
     .positive({ error: 'Order ID must be a positive integer.' })
     .max(ID_MAX, { error: 'Order ID must be a positive integer.' }),
+  /** The invoice's language (the PDF): Tamil adds the amount in Tamil words (docs/product-rules.md §20.5). */
+  lang: z.enum(['en', 'ta']).optional(),
 });
 
 /** One invoice line. Money in decimal-string rupees. */
@@ -189,6 +191,8 @@ export interface TaxInvoice {
   totalGst: string;
   total: string;
   amountInWords: string;
+  /** The same amount in Tamil words, for the Tamil invoice (tamil-words.ts). */
+  amountInWordsTa: string;
   reverseCharge: false;
   /** How and when the order was paid (docs/product-rules.md §10). */
   payment: InvoicePayment;

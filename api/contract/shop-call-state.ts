@@ -3,6 +3,7 @@
  * (call buttons, call-state badges) imports this module, never shop-hours.ts, whose zod schemas would add ~25 KB
  * (gzip) to a visitor's first load; shop-hours.ts re-exports it for the server.
  */
+import { TIME_OF_DAY } from './time-format';
 
 /** ISO weekdays: 1 = Monday … 7 = Sunday. */
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -65,7 +66,7 @@ export const canRing = (s: ShopCallState): boolean => s.state === 'available' ||
 /**
  * How the next opening reads for a viewer: `today` ("Back at 10:00"), `day` ("Opens Monday 10:00", within a
  * week) or `date` ("Opens 12 May 10:00"). Day and time in the viewer's time zone and language (Tamil day names
- * with 'ta-IN'); the clock time is 24-hour.
+ * with 'ta-IN'); the clock time on the locale's own clock (time-format.ts).
  */
 export function nextOpening(
   opensAt: string | Date,
@@ -78,12 +79,7 @@ export function nextOpening(
     new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
       d,
     );
-  const time = new Intl.DateTimeFormat(locale, {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
+  const time = new Intl.DateTimeFormat(locale, { timeZone, ...TIME_OF_DAY }).format(at);
   if (dayKey(at) === dayKey(now)) return { kind: 'today', day: '', time };
   const days = (Date.parse(dayKey(at)) - Date.parse(dayKey(now))) / 86_400_000;
   if (days < 7) {

@@ -83,7 +83,7 @@ describe('selling inside the call', () => {
       .first();
     const pieceName = (await card.getByRole('heading').first().textContent())!.trim();
     await card.getByRole('button', { name: callButton }).click();
-    await customer.page.getByText(T.toast.initiated).waitFor();
+    await customer.page.locator('[data-call-id]').waitFor(); // the call is placed: its screen has its id
     // Cancel on the calling screen is readable (not white on white) and the screen passes axe.
     await customer.page.getByRole('button', { name: ta.common.cancel }).waitFor();
     await expectAccessible(customer.page, 'calling screen (phone, Tamil)');
@@ -314,7 +314,7 @@ describe('selling inside the call', () => {
     await customer.page.getByRole('button', { name: 'Video Call', exact: true }).click();
     // The ring is timed from when the call is placed (the customer's app says so), not from the tap, which on a
     // busy machine may come while the page is still starting; a refused call fails here, with its reason shown.
-    await customer.page.getByText('Call initiated successfully.').waitFor();
+    await customer.page.locator('[data-call-id]').waitFor();
     const ringing = seller.page.getByRole('alertdialog');
     await ringing.waitFor({ timeout: 20_000 });
     await ringing.getByRole('button', { name: 'Accept' }).click();

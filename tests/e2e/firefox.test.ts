@@ -178,7 +178,8 @@ describe('calls between Firefox and Chromium', () => {
 
       // Ring.
       await clickButton(c, 'Video Call');
-      await waitForText(c, 'Call initiated successfully.');
+      // The call is placed: its screen carries its id.
+      await c.waitForFunction(() => document.querySelector('[data-call-id]') !== null, { timeout: 20_000 });
       const dialog = seller.getByRole('alertdialog');
       await dialog.getByText(name).waitFor({ timeout: 20_000 });
 

@@ -156,7 +156,7 @@ describe('the first tap, before the app has started (6× slower CPU)', () => {
     await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('redirect') === href);
     await appReady(page);
     await loginThroughForm(page, DEMO_ACCOUNTS.customer);
-    await page.getByText('Call initiated successfully.').waitFor({ timeout: 30_000 });
+    await page.locator('[data-call-id]').waitFor({ timeout: 30_000 });
     await page.waitForURL((u) => u.pathname === '/lakshmi-jewellers');
     const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
     await cancel.waitFor();

@@ -128,6 +128,15 @@ describe('the invoice on a 360 px phone', () => {
       expect(payment).toMatch(
         language === 'en' ? /^Payment: Cash on delivery, due on delivery\.$/ : /டெலிவரியின்போது/,
       );
+      // The amount in words in the page's language, and the PDF in it too (issue #49).
+      const words = await page.getByTestId('gst-in-words').textContent();
+      expect(words).toMatch(
+        language === 'en'
+          ? /^Amount in words: Rupees [A-Za-z ]+ Only$/
+          : /^தொகை எழுத்தில்: ரூபாய் [\u0B80-\u0BFF ]+ மட்டும்$/,
+      );
+      const pdf = await page.getByTestId('invoice-pdf').getAttribute('href');
+      expect(pdf?.endsWith('&lang=ta')).toBe(language === 'ta');
       await expectAccessible(page, `/orders/${orderId} at 360 px (${language})`);
       await context.close();
     });

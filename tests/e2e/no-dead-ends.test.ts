@@ -139,10 +139,16 @@ describe('a closed shop', () => {
         const today = new Intl.DateTimeFormat('en-CA', { weekday: 'short', timeZone: 'Asia/Kolkata' }).format(
           new Date(),
         );
+        // 10:00 on the locale's own clock ("10:00 am", "முற்பகல் 10:00"), as every time on the screen.
+        const ten = new Intl.DateTimeFormat(language === 'ta' ? 'ta-IN' : 'en-IN', {
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: 'Asia/Kolkata',
+        }).format(new Date('2026-03-08T04:30:00Z'));
         const expected =
           today === 'Sun'
-            ? L.calls.schedule.state.backAt.replace('{time}', '10:00')
-            : L.calls.schedule.state.opens.replace('{day}', sunday).replace('{time}', '10:00');
+            ? L.calls.schedule.state.backAt.replace('{time}', ten)
+            : L.calls.schedule.state.opens.replace('{day}', sunday).replace('{time}', ten);
         await expect.poll(() => reason.textContent(), { timeout: 10_000 }).toContain(expected);
       }
       expect(await reason.textContent()).toContain(L.calls.appointments.noCall.hint);

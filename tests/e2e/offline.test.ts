@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, signInViaApi } from './support/accounts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser';
+import en from '../../locales/en.json';
+import ta from '../../locales/ta.json';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
+import { expectAccessible, launchBrowser, newContext, phoneIn } from './support/browser';
 
 const STORE = 'lakshmi-jewellers';
 const OFFLINE = 'You are offline. Showing what you viewed before.';
@@ -127,4 +129,67 @@ describe('offline browsing', () => {
     expect(persisted).not.toContain(browsed);
     await context.close();
   });
+
+  for (const language of ['en', 'ta'] as const) {
+    const L = language === 'en' ? en : ta;
+    it(`keeps the customer signed in through an offline reload; a video call says it needs a connection (${language}, 360 px)`, async () => {
+      // The shop's app is open, so its call button shows (a shop nobody can answer has none).
+      const shop = await newContext(browser);
+      await signInViaApi(shop, DEMO_ACCOUNTS.seller);
+      const shopPage = await shop.newPage();
+      await shopPage.goto('/seller/history');
+
+      const context = await phoneIn(browser, language);
+      const name = `Meena ${Math.random().toString(36).slice(2, 6)}`;
+      await registerViaApi(context, { displayName: name });
+      const page = await context.newPage();
+      await page.goto(`/${STORE}`);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await page.reload();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      const menu = page.getByRole('button', { name: L.header.userMenu.replace('{name}', name) });
+      await menu.waitFor();
+      const callButton = page.getByRole('button', { name: L.calls.button.videoCall, exact: true }).first();
+      await callButton.waitFor();
+      await page.waitForLoadState('networkidle');
+
+      // Offline, reloaded: still signed in, no "Login".
+      await context.setOffline(true);
+      const res = await page.reload();
+      expect(res?.fromServiceWorker()).toBe(true);
+      await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      await page.getByText(L.offline.banner).first().waitFor();
+      await menu.waitFor();
+      expect(await page.getByRole('link', { name: L.header.login, exact: true }).count()).toBe(0);
+
+      // A video call offline: told why, no login form.
+      await callButton.click();
+      const toast = page.locator('[data-sonner-toast]').filter({ hasText: L.offline.callNeedsNetwork });
+      await toast.waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // The toasts are labelled in the page's language and never cover the header.
+      const region = page
+        .locator('section[aria-label]')
+        .filter({ has: page.locator('[data-sonner-toaster]') });
+      expect(await region.getAttribute('aria-label')).toBe(L.common.notifications);
+      expect(await toast.locator('[data-close-button]').getAttribute('aria-label')).toBe(
+        L.common.closeNotification,
+      );
+      const header = (await page.locator('header').first().boundingBox())!;
+      // Once it has slid in (sonner's entrance moves it down from above), it sits below the header.
+      await expect
+        .poll(async () => (await toast.boundingBox())!.y, { timeout: 3000 })
+        .toBeGreaterThanOrEqual(header.y + header.height);
+      await expectAccessible(page, `offline store, signed in (${language}, 360 px)`);
+
+      // Back online, the server is asked again: still the same person.
+      await context.setOffline(false);
+      await menu.waitFor();
+      await context.close();
+      await shop.close();
+    });
+  }
 });

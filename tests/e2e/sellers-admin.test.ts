@@ -289,7 +289,7 @@ describe('running a shop', () => {
     await v.goto(`/marketplace?query=${encodeURIComponent(productName)}`);
     await v
       .getByText('No Products Found')
-      .or(v.getByText(/^Showing \d+-\d+ of \d+ results$/))
+      .or(v.getByText(/^Showing \d+-\d+ of \d+ results$|^\d+ pieces?$/))
       .first()
       .waitFor();
     await v.locator('main ul[aria-busy="true"]').waitFor({ state: 'detached' });

@@ -50,6 +50,7 @@ const invoice: TaxInvoice = {
   totalGst: '600.00',
   total: '20600.00',
   amountInWords: 'Rupees Twenty Thousand Six Hundred Only',
+  amountInWordsTa: 'ரூபாய் இருபதாயிரத்து அறுநூறு மட்டும்',
   reverseCharge: false,
   payment: {
     method: 'upi',
@@ -59,10 +60,10 @@ const invoice: TaxInvoice = {
   },
 } as TaxInvoice;
 
-async function pdfText(inv: TaxInvoice): Promise<string> {
+async function pdfText(inv: TaxInvoice, lang: 'en' | 'ta' = 'en'): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({
-    data: new Uint8Array(await renderInvoicePdf(inv)),
+    data: new Uint8Array(await renderInvoicePdf(inv, lang)),
     useSystemFonts: false,
   }).promise;
   const content = await (await doc.getPage(1)).getTextContent();
@@ -109,5 +110,14 @@ describe('the invoice PDF', () => {
     });
     expect(cash).toContain('Payment: cash on delivery, due on delivery.');
     expect(cash).not.toContain('Paid by');
+  });
+
+  it('gives the amount in Tamil words on the Tamil invoice, and in English on both (issue #49)', async () => {
+    const en = await pdfText(invoice);
+    expect(en).toContain('Amount in words: Rupees Twenty Thousand Six Hundred Only');
+    expect(en).not.toContain('எழுத்தில்');
+    const ta = await pdfText(invoice, 'ta');
+    expect(ta).toContain('ரூபாய் இருபதாயிரத்து அறுநூறு மட்டும்');
+    expect(ta).toContain('Amount in words: Rupees Twenty Thousand Six Hundred Only');
   });
 });

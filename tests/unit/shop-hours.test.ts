@@ -125,12 +125,12 @@ describe('next-opening text, in the viewer’s time zone and language', () => {
     expect(nextOpening('2026-03-02T10:30:00Z', now, 'Asia/Kolkata', 'en-IN')).toEqual({
       kind: 'today',
       day: '',
-      time: '16:00',
+      time: '4:00 pm',
     });
     expect(nextOpening('2026-03-03T04:30:00Z', now, 'Asia/Kolkata', 'en-IN')).toEqual({
       kind: 'day',
       day: 'Tuesday',
-      time: '10:00',
+      time: '10:00 am',
     });
     expect(nextOpening('2026-03-20T04:30:00Z', now, 'Asia/Kolkata', 'en-IN')).toMatchObject({
       kind: 'date',
@@ -146,7 +146,7 @@ describe('next-opening text, in the viewer’s time zone and language', () => {
     expect(nextOpening('2026-03-03T04:30:00Z', now, 'Europe/London', 'en-GB')).toEqual({
       kind: 'day',
       day: 'Tuesday',
-      time: '04:30',
+      time: '4:30',
     });
     // Monday 20:00 UTC is Tuesday 01:30 in Kolkata but still Monday in London.
     expect(nextOpening('2026-03-02T20:00:00Z', now, 'Europe/London', 'en-GB').kind).toBe('today');

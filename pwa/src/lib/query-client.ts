@@ -3,6 +3,7 @@ import { errorMessage } from './api-client';
 import { i18n, translateMessage } from './i18n';
 import { assertOnline, isOnline } from './online';
 import { PERSIST_MAX_AGE_MS } from './query-persist';
+import { followSession } from './session';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -54,5 +55,7 @@ export function createQueryClient(): QueryClient {
   });
   // Catalogue queries live as long as their persisted copy, so what was browsed survives a reload offline.
   client.setQueryDefaults(['catalog'], { gcTime: PERSIST_MAX_AGE_MS });
+  // The person signed in stays signed in on the device through an offline reload (docs/product-rules.md §20.6).
+  followSession(client);
   return client;
 }

@@ -29,7 +29,8 @@ const TAMIL = /[\u0B80-\u0BFF]/;
 /** Runs of Tamil letters (with the spaces between Tamil words), and runs of everything else. */
 const SCRIPT_RUNS = /[\u0B80-\u0BFF](?:[\u0B80-\u0BFF\s]*[\u0B80-\u0BFF])?|[^\u0B80-\u0BFF]+/g;
 
-export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
+/** lang 'ta': the Tamil invoice, which gives the amount in Tamil words above the English ones. */
+export function renderInvoicePdf(inv: TaxInvoice, lang: 'en' | 'ta' = 'en'): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 40,
@@ -171,7 +172,10 @@ export function renderInvoicePdf(inv: TaxInvoice): Promise<Buffer> {
   }
   total('Total', inr(inv.total), true);
   doc.moveDown(0.8);
-  write(`Amount in words: ${inv.amountInWords}`, { x: left, y: doc.y, width });
+  if (lang === 'ta') {
+    write(`தொகை எழுத்தில்: ${inv.amountInWordsTa}`, { x: left, y: doc.y, width });
+    write(`Amount in words: ${inv.amountInWords}`, { width });
+  } else write(`Amount in words: ${inv.amountInWords}`, { x: left, y: doc.y, width });
   write('Tax payable on reverse charge: No', { width });
   write(invoicePaymentText(inv.payment), { width });
   if (inv.creditNote) {

@@ -31,9 +31,9 @@ export const invoicesFeature: Feature = (router) => {
     handle: async (deps, user, { orderId }) => ({ invoice: await loadTaxInvoice(deps.db, orderId, user) }),
   });
   rawEndpoint(router, R.orderInvoicePdf, async (ctx) => {
-    const { orderId } = parseQuery(ctx, InvoiceQuerySchema);
+    const { orderId, lang } = parseQuery(ctx, InvoiceQuerySchema);
     const invoice = await loadTaxInvoice(ctx.deps.db, orderId, ctx.state.user!);
-    const pdf = await renderInvoicePdf(invoice);
+    const pdf = await renderInvoicePdf(invoice, lang ?? 'en');
     ctx.set(
       'Content-Disposition',
       `inline; filename="invoice-${invoice.invoice.number.replace(/\//g, '-')}.pdf"`,

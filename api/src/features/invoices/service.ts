@@ -15,6 +15,7 @@ import {
   INVOICE_SEQ_DIGITS,
   invoiceMoney,
 } from '../../../contract/pricing';
+import { amountInTamilWords } from '../../../contract/tamil-words';
 import { notFound } from '../../http/errors';
 import { PAYMENT_METHODS, type PaymentMethod, type PaymentStatus } from '../../../contract/constants';
 
@@ -249,6 +250,7 @@ export async function loadTaxInvoice(db: Knex, orderId: number, viewer: { id: nu
     totalGst: fromPaise(money.gst),
     total: fromPaise(money.total),
     amountInWords: amountInWords(money.total),
+    amountInWordsTa: amountInTamilWords(money.total),
     reverseCharge: false,
     payment: {
       method: paidWith,

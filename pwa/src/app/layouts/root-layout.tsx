@@ -14,6 +14,9 @@ import { useLanguageSync } from './language';
 // Until then sonner stays out of the page's JavaScript; toasts raised before it mounts are replayed.
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
+/** The toasts' top: the header's 64 px and its border, and a gap. */
+const TOASTS_TOP = 72;
+
 /** Every page: skip link, header, the page in <main>, toasts; language and hash scrolling follow the URL. */
 export function RootLayout() {
   const { t } = useTranslation();
@@ -42,7 +45,18 @@ export function RootLayout() {
       </main>
       {toasterNeeded && (
         <Suspense fallback={null}>
-          <Toaster position="top-center" closeButton expand visibleToasts={VISIBLE_TOASTS} />
+          <Toaster
+            position="top-center"
+            closeButton
+            expand
+            visibleToasts={VISIBLE_TOASTS}
+            // Below the sticky header (h-16), so a stack of toasts never covers it (issue #49).
+            offset={{ top: TOASTS_TOP }}
+            mobileOffset={{ top: TOASTS_TOP }}
+            // Read out in the page's language: sonner's own labels are English.
+            customAriaLabel={t('common.notifications')}
+            toastOptions={{ closeButtonAriaLabel: t('common.closeNotification') }}
+          />
         </Suspense>
       )}
       {/* The features of every page (the offline banner, the cart's panel, the call layer): a part of their own,

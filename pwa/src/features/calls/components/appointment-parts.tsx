@@ -17,6 +17,7 @@ import {
 import { api, errorMessage } from '../../../lib/api-client';
 import { appointmentsKey } from '../../../lib/appointments-query';
 import { translateMessage } from '../../../lib/i18n';
+import { TIME_OF_DAY } from '../../../../../api/contract/time-format';
 
 /*
  * What the appointment screens share (issue #22): dates in the viewer's zone and language, the .ics link, an
@@ -31,9 +32,7 @@ export const useDateLocale = () => (useTranslation().i18n.language === 'ta' ? 't
 export const dayOf = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
 export const timeOf = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  new Intl.DateTimeFormat(locale, TIME_OF_DAY).format(new Date(iso));
 export const whenOf = (iso: string, locale: string) => `${dayOf(iso, locale)}, ${timeOf(iso, locale)}`;
 /** A day chip of the slot picker, in two short lines ("Wed" / "25 Nov"), so two weeks fit a phone's screen. */
 export const chipOf = (iso: string, locale: string) => ({

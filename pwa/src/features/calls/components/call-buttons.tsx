@@ -7,6 +7,7 @@ import { buttonClasses } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { pressOnSpace } from '../../../lib/link-button';
+import { isOnline } from '../../../lib/online';
 import { sessionQuery } from '../../../lib/session';
 import { requestCall, useCallState, useQueuedCallSellerId } from '../../../lib/call-store';
 import { canRing, type ShopCallState } from '../../../../../api/contract/shop-call-state';
@@ -24,6 +25,7 @@ export function useCallButton(
   productId?: number,
   callState?: ShopCallState,
 ) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: user, isPending } = useQuery(sessionQuery());
   const initiatingSellerId = useCallState((s) => s.initiatingSellerId);
@@ -45,6 +47,11 @@ export function useCallButton(
     // answered here, at once.
     e.preventDefault();
     if (calling) return;
+    // Offline: say that a call needs a connection, never a login form (docs/product-rules.md §20.6).
+    if (!isOnline()) {
+      void import('sonner').then(({ toast }) => toast.error(t('offline.callNeedsNetwork')));
+      return;
+    }
     const answer = (who: typeof user) => {
       if (!who) setLoginOpen(true);
       else if (who.role === 'customer') requestCall(sellerId, sellerName, productId);

@@ -10,11 +10,10 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { requestCallBack, useCallState } from '../../../lib/call-store';
 import { useStreamEvent } from '../../../lib/event-stream';
 import { callQueries, sellingQueries } from '../api';
+import { TIME_OF_DAY } from '../../../../../api/contract/time-format';
 
 const time = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  new Intl.DateTimeFormat(locale, TIME_OF_DAY).format(new Date(iso));
 
 /** The preferred window of a request, in the viewer's language and time zone. */
 export function CallbackWindowText({ request }: { request: CallbackRequest }) {
@@ -24,12 +23,9 @@ export function CallbackWindowText({ request }: { request: CallbackRequest }) {
     return (
       <>
         {t('calls.schedule.window.at', {
-          time: new Intl.DateTimeFormat(locale, {
-            weekday: 'long',
-            hour: '2-digit',
-            minute: '2-digit',
-            hourCycle: 'h23',
-          }).format(new Date(request.preferredAt)),
+          time: new Intl.DateTimeFormat(locale, { weekday: 'long', ...TIME_OF_DAY }).format(
+            new Date(request.preferredAt),
+          ),
         })}
       </>
     );

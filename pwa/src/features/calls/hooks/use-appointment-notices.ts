@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { AppointmentEvent } from '../../../../../api/contract/events';
+import { TIME_OF_DAY } from '../../../../../api/contract/time-format';
 import { appointmentsKey } from '../../../lib/appointments-query';
 import { useStreamEvent } from '../../../lib/event-stream';
 
@@ -18,8 +19,7 @@ export function useAppointmentNotices(isSeller: boolean) {
         if (e.notice === 'booked' && !isSeller) return;
         const when = new Intl.DateTimeFormat(i18n.language === 'ta' ? 'ta-IN' : 'en-IN', {
           weekday: 'short',
-          hour: '2-digit',
-          minute: '2-digit',
+          ...TIME_OF_DAY,
         }).format(new Date(e.startsAt));
         const text = t(`calls.appointments.notice.${e.notice}`, { name: e.otherName, time: when });
         const full = e.reason ? `${text} ${t('calls.appointments.reasonLine', { reason: e.reason })}` : text;

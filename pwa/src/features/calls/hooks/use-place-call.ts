@@ -59,7 +59,7 @@ export function usePlaceCall({ callRef, setActiveCall, setHangUpFailed, setEnded
       callRef.current = call;
       setActiveCall(call);
       setHangUpFailed(false);
-      toast.success(t('calls.toast.initiated'));
+      // No toast: the call screen says "Calling …" already (issue #49).
     },
     onError: (err, { sellerId, sellerName, productId }) => {
       releasePlacedMedia();

@@ -21,7 +21,10 @@ export default function PriceRange({
     setSynced(`${min}-${max}`);
     setRange([min, max]);
   }
-  const label = (v: number) => formatPrice(v);
+  // The top of the scale is no upper limit (marketplace-params.ts): "₹5,00,000+", read as "₹5,00,000 or more".
+  const label = (v: number) => (v >= PRICE_MAX ? `${formatPrice(v)}+` : formatPrice(v));
+  const spoken = (v: number) =>
+    v >= PRICE_MAX ? t('catalog.filters.orMore', { price: formatPrice(v) }) : formatPrice(v);
   return (
     <fieldset className="space-y-3">
       <legend className="text-sm font-semibold text-ink">{t('catalog.filters.price')}</legend>
@@ -42,12 +45,16 @@ export default function PriceRange({
           <Slider.Thumb
             key={which}
             aria-label={t(`catalog.filters.${which}Price`)}
-            aria-valuetext={label(range[i])}
+            aria-valuetext={spoken(range[i])}
             className="block h-5 w-5 rounded-full border-2 border-brand-700 bg-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
           />
         ))}
       </Slider.Root>
-      <p className="flex justify-between text-sm text-ink" aria-hidden="true">
+      <p
+        className="flex justify-between text-sm text-ink"
+        aria-hidden="true"
+        data-testid="price-range-labels"
+      >
         <span>{label(range[0])}</span>
         <span>{label(range[1])}</span>
       </p>

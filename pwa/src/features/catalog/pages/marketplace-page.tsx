@@ -167,7 +167,12 @@ export default function MarketplacePage() {
           <HydrateLater>
             <div className="mb-4 flex flex-wrap items-center gap-3">
               <p className="mr-auto text-sm text-muted" aria-live="polite">
-                {data && total > 0 && t('catalog.marketplace.showing', { from, to, total })}
+                {/* All on one page: "1 piece", "7 pieces"; else "Showing 21-40 of 97 results". */}
+                {data &&
+                  total > 0 &&
+                  (from === 1 && to === total
+                    ? t('catalog.marketplace.showingAll', { count: total })
+                    : t('catalog.marketplace.showing', { from, to, count: total }))}
               </p>
               <a
                 href="#filters"

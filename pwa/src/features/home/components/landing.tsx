@@ -135,19 +135,26 @@ function Hero() {
             </Link>
           </div>
         </div>
+        {/* On a phone (and in the desktop's narrow column) each figure is a row, its label beside it, so a long
+            Tamil word (சரிபார்க்கப்பட்ட) fits whole; the cards side by side only where they are wide enough. Words
+            are never broken inside (docs/product-rules.md §20.5). */}
         <dl
           className={cn(
-            'grid gap-3',
-            items.length === 3 ? 'grid-cols-3' : 'grid-cols-2',
+            'grid grid-cols-1 gap-3 lg:grid-cols-1',
+            items.length === 3 ? 'sm:grid-cols-3' : 'sm:grid-cols-2',
             !items.length && 'hidden',
           )}
+          data-testid="hero-figures"
         >
           {items.map(([key, value]) => (
-            <div key={key} className="rounded-xl bg-white p-4 text-center shadow-sm">
-              <dd className="text-2xl font-bold text-brand-800 sm:text-3xl">
+            <div
+              key={key}
+              className="flex items-center gap-3 rounded-xl bg-white px-4 py-3 shadow-sm sm:block sm:p-4 sm:text-center lg:flex lg:px-4 lg:py-3 lg:text-left"
+            >
+              <dd className="min-w-16 shrink-0 text-2xl font-bold text-brand-800 sm:text-3xl">
                 <LiveFigure value={value} failed={stats.isError} />
               </dd>
-              <dt className="mt-1 text-xs break-words text-muted sm:text-sm">
+              <dt className="text-sm text-muted wrap-normal break-normal hyphens-none sm:mt-1 lg:mt-0">
                 {t(`landing.hero.stats.${key}`, { count: value ?? 0 })}
               </dt>
             </div>
@@ -334,7 +341,7 @@ function SellerPitch() {
             </figcaption>
           </figure>
           {/* The pitch's figures are the live counts the hero shows (docs/product-rules.md §2), never a claim. */}
-          <dl className="grid grid-cols-2 gap-4">
+          <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2" data-testid="pitch-figures">
             {(
               [
                 ['jewelers', 'verifiedJewelers', stats.data?.verifiedJewelers],
@@ -343,11 +350,14 @@ function SellerPitch() {
             )
               .filter(([, key, value]) => !stats.data || showsFigure(key, value))
               .map(([k, , value]) => (
-                <div key={k} className="rounded-xl bg-white/10 p-5 text-center">
-                  <dd className="text-3xl font-bold text-gold-400">
+                <div
+                  key={k}
+                  className="flex items-center gap-4 rounded-xl bg-white/10 px-5 py-4 sm:block sm:p-5 sm:text-center"
+                >
+                  <dd className="min-w-16 shrink-0 text-3xl font-bold text-gold-400">
                     <LiveFigure value={value} failed={stats.isError} />
                   </dd>
-                  <dt className="mt-1 text-sm break-words text-white/90">
+                  <dt className="text-sm text-white/90 wrap-normal break-normal hyphens-none sm:mt-1">
                     {t(`landing.pitch.stats.${k}`, { count: value ?? 0 })}
                   </dt>
                 </div>

@@ -21,12 +21,14 @@ const inr = (v: string) => formatInr(toPaise(v) / 100);
 
 /** The PDF of the order's tax invoice (GET /_api/order/invoice.pdf), for the page's toolbar. */
 export function InvoicePdfLink({ orderId }: { orderId: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The Tamil invoice adds the amount in Tamil words (docs/product-rules.md §20.5).
+  const lang = i18n.language === 'ta' ? '&lang=ta' : '';
   const invoice = useQuery(gstInvoiceQuery(orderId));
   if (!invoice.data) return null;
   return (
     <a
-      href={`${API_ROUTES.orderInvoicePdf.path}?orderId=${orderId}`}
+      href={`${API_ROUTES.orderInvoicePdf.path}?orderId=${orderId}${lang}`}
       className={buttonClasses('outline', 'sm')}
       download
       data-testid="invoice-pdf"
@@ -82,7 +84,7 @@ function PaymentNote({ payment }: { payment: TaxInvoice['payment'] }) {
 }
 
 function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const weight = (net: string | null, gross: string | null) =>
     [net && t('orders.gstInvoice.net', { n: net }), gross && t('orders.gstInvoice.gross', { n: gross })]
       .filter(Boolean)
@@ -229,8 +231,12 @@ function GstInvoiceBody({ invoice: inv }: { invoice: TaxInvoice }) {
           <dd>{inr(inv.total)}</dd>
         </div>
       </dl>
-      {/* The amount in words is the legal text of the invoice: English, as printed on the PDF. */}
-      <p className="mt-2">{t('orders.gstInvoice.inWords', { words: inv.amountInWords })}</p>
+      {/* The amount in words in the invoice's language (the Tamil PDF prints both). */}
+      <p className="mt-2" data-testid="gst-in-words">
+        {t('orders.gstInvoice.inWords', {
+          words: i18n.language === 'ta' ? inv.amountInWordsTa : inv.amountInWords,
+        })}
+      </p>
       <p className="text-muted">{t('orders.gstInvoice.reverseCharge')}</p>
       <PaymentNote payment={inv.payment} />
     </section>
