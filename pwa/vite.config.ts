@@ -107,6 +107,12 @@ function hoistTransitiveImports(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = new Map<string, Rollup.OutputChunk>();
       for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
+      // The entry runs before the page's first paint and must load nothing else but Rolldown's few helpers.
+      for (const chunk of chunks.values())
+        if (chunk.isEntry)
+          for (const dep of chunk.imports)
+            if (Object.keys(chunks.get(dep)?.modules ?? {}).some((id) => !id.startsWith('\0')))
+              this.error(`the entry ${chunk.fileName} imports ${dep}: a chunk group took one of its modules`);
       const closure = new Map<string, Set<string>>();
       const reach = (fileName: string): Set<string> => {
         const known = closure.get(fileName);
@@ -140,6 +146,106 @@ function hoistTransitiveImports(): Plugin {
         chunk.imports.push(...missing);
       }
     },
+  };
+}
+
+/**
+ * How the app's code is cut into chunks (docs/architecture.md, "Chunks"). Rolldown's automatic splitting gives
+ * every set of pages that share modules a chunk of its own: with some sixty pages that was 38 files for a
+ * visitor's /marketplace, a third of them icons and hooks of 0.1–0.5 KB, each costing a request and its headers.
+ * Here the modules the start-up and the server-rendered pages load are grouped by when they are needed instead:
+ *
+ * - the entry (src/main.tsx and its static imports) stays as it is: it runs before the first paint;
+ * - `react`, `router`, `boot`: what each of main.tsx's start-up imports (lib/react-dom-client, app/router, boot)
+ *   adds, in that order. Every page loads all three, each evaluated in its own task, as main.tsx intends;
+ * - the pages a visitor arrives on (the landing, the marketplace, the directory, a storefront, a product page):
+ *   what only one of them adds goes into its own chunk, what two or more share into `catalogue`;
+ * - every other icon into one `icons` chunk (the signed-in screens' icons: one file instead of dozens).
+ *
+ * Each group is closed under static imports (a module's imports are in its group, in an earlier one or in the
+ * entry), so a chunk never waits on one loaded after it. The rest (the other pages, dialogs, locale areas:
+ * lib/locale-areas.ts) is left to the automatic splitting.
+ */
+const START_UP = [
+  { name: 'react', test: (id: string) => id === path.join(root, 'src/lib/react-dom-client.ts') },
+  { name: 'router', test: (id: string) => id === path.join(root, 'src/app/router.tsx') },
+  { name: 'boot', test: (id: string) => id === path.join(root, 'src/boot.tsx') },
+];
+const ARRIVAL_PAGES = [
+  'features/home/pages/home-page.tsx',
+  'features/catalog/pages/marketplace-page.tsx',
+  'features/catalog/pages/sellers-page.tsx',
+  'features/catalog/pages/storefront-page.tsx',
+  'features/catalog/pages/product-page.tsx',
+].map((p) => path.join(root, 'src', p));
+
+/**
+ * The package modules the entry's own code uses (src/lib/i18n.ts: i18next and react-i18next's initReactI18next).
+ * The entry's imports reach more of react-i18next (and through it React), but those modules are tree-shaken out
+ * of the entry and belong with React; the build fails if the entry chunk ever imports a group
+ * (hoistTransitiveImports).
+ */
+const ENTRY_PACKAGE_MODULES = [
+  /[\\/]node_modules[\\/]i18next[\\/]/,
+  /[\\/]node_modules[\\/]react-i18next[\\/]dist[\\/]es[\\/](initReactI18next|defaults|i18nInstance|unescape)\.js$/,
+];
+
+type ModuleGraph = (id: string) => { importedIds: string[]; dynamicallyImportedIds: string[] } | null;
+
+function chunkGroups(graph: ModuleGraph): (id: string) => string | null {
+  const closure = (from: string, skip: (id: string) => boolean): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (seen.has(id) || skip(id)) continue;
+      seen.add(id);
+      stack.push(...(graph(id)?.importedIds ?? []));
+    }
+    return seen;
+  };
+  const main = path.join(root, 'src/main.tsx');
+  const entry = new Set(
+    [...closure(main, () => false)].filter(
+      (id) => !/[\\/]node_modules[\\/]/.test(id) || ENTRY_PACKAGE_MODULES.some((re) => re.test(id)),
+    ),
+  );
+  const group = new Map<string, string>();
+  const taken = (id: string) => entry.has(id) || group.has(id) || id.startsWith('\0');
+  const mainImports = graph(main)?.dynamicallyImportedIds ?? [];
+  for (const { name, test } of START_UP) {
+    const start = mainImports.find(test);
+    if (!start)
+      throw new Error(`chunk groups: src/main.tsx no longer imports the start-up module of '${name}'`);
+    for (const id of closure(start, taken)) group.set(id, name);
+  }
+  const pagesOf = new Map<string, string[]>();
+  for (const page of ARRIVAL_PAGES) {
+    if (!graph(page)) throw new Error(`chunk groups: no module ${page}`);
+    for (const id of closure(page, taken)) pagesOf.set(id, [...(pagesOf.get(id) ?? []), page]);
+  }
+  for (const [id, pages] of pagesOf)
+    group.set(id, pages.length > 1 ? 'catalogue' : path.basename(pages[0]!, '.tsx'));
+  // Rolldown's helpers (CommonJS interop, namespaces) go with React, which every page loads first: not a file of
+  // their own. The entry needs none of them (src/lib/react-dom-client.ts).
+  group.set('\0rolldown/runtime.js', 'react');
+  return (id) =>
+    group.get(id) ?? (/node_modules[\\/]lucide-react[\\/]/.test(id) && !taken(id) ? 'icons' : null);
+}
+
+function codeSplitting() {
+  let groupOf: ((id: string) => string | null) | undefined;
+  return {
+    // Each group is already closed under its imports (above): what it imports is in an earlier group or the entry.
+    includeDependenciesRecursively: false,
+    groups: [
+      {
+        name: (id: string, ctx: { getModuleInfo: ModuleGraph }) => {
+          groupOf ??= chunkGroups((m) => ctx.getModuleInfo(m));
+          return groupOf(id);
+        },
+      },
+    ],
   };
 }
 
@@ -178,7 +284,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         chunkSizeWarningLimit: 900,
         // The chunks a page needs are named in its chunk's imports instead (hoistTransitiveImports above).
         modulePreload: false,
-        rollupOptions: quietDirectives,
+        rollupOptions: { ...quietDirectives, output: { codeSplitting: codeSplitting() } },
       },
   resolve: {
     alias: [

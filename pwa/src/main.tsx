@@ -71,7 +71,7 @@ async function start() {
   await serverPageShown();
   requestArrivalPage();
   // The modules are requested together (each names every chunk it needs: pwa/vite.config.ts) and run in turn.
-  const domModule = import('react-dom/client');
+  const domModule = import('./lib/react-dom-client');
   // The route tree with the router (only what the app uses of it: a module of ours, so it stays tree-shaken).
   const routerModule = import('./app/router');
   const bootModule = import('./boot');
