@@ -44,6 +44,9 @@ export interface TryOnProduct {
   category: string;
   width: number | null;
   height: number | null;
+  /** The material and purity, for the colour of a drawn piece and a pendant's chain. */
+  material?: string;
+  purity?: string | null;
   /** The piece's own try-on image, drawn instead of a piece of its kind. */
   tryOnImage?: TryOnImage | null;
 }

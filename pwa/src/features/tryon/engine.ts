@@ -13,6 +13,8 @@ export interface TryOnPiece {
   aspect: number | null;
   /** The product's own try-on image (true) or the drawn piece of its kind. */
   own: boolean;
+  /** The colour a pendant's chain is drawn in (its metal's). */
+  chain: string;
 }
 
 export type TryOnStatus = 'starting' | 'no-face' | 'tracking';
@@ -46,7 +48,7 @@ export function drawComposite(
     g.rotate(p.rotation);
     if (piece.kind === 'pendant') {
       // The chain: from either side of the neck down to the bale.
-      g.strokeStyle = '#c9971a';
+      g.strokeStyle = piece.chain;
       g.lineWidth = Math.max(1.5, p.width * 0.06);
       g.beginPath();
       g.moveTo(-p.width * 2.6, -p.height * 2.4);
