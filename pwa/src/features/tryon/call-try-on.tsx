@@ -105,16 +105,18 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
           import('./engine'),
           import('./piece-image'),
         ]);
-        running.current = {
+        const loading: Running = {
           productId: product.id,
           stop: () => {
             off();
             detectorClose?.();
           },
         };
+        running.current = loading;
         const [detector, piece] = await Promise.all([loadFaceModel(machine), productPiece(kind, product)]);
         detectorClose = detector.close;
-        if (running.current?.productId !== product.id) {
+        // Stopped (or started again) while the model loaded: this start is over.
+        if (running.current !== loading) {
           off();
           detector.close();
           return;
@@ -144,6 +146,7 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
         toast.success(t('catalog.tryOn.inCallOn', { name: product.name }));
       } catch {
         if (running.current?.productId === product.id) await stop();
+        else off();
         toast.error(t('catalog.tryOn.modelFailed'));
       } finally {
         setPending(null);
