@@ -215,6 +215,45 @@ describe('virtual try-on', () => {
     await expectAccessible(page, 'try-on dialog (phone)');
     await context.close();
   }, 120_000);
+  it('Save-Data: the phone is asked before the model downloads, and nothing downloads until it agrees', async () => {
+    const context = await newContext(browser, { mobile: true });
+    await context.grantPermissions(['camera']);
+    await context.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }),
+    );
+    const page = await context.newPage();
+    const model: string[] = [];
+    page.on('request', (r) => {
+      if (/\.(wasm|data)$/.test(new URL(r.url()).pathname)) model.push(r.url());
+    });
+    await page.goto(await earringsPath(page));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Try it on' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/^The try-on downloads \d+\.\d MB\. Continue\?$/).waitFor();
+    const cont = dialog.getByRole('button', { name: 'Continue' });
+    await cont.waitFor();
+    // The camera's picture is live meanwhile; the model is not fetched and no photo is offered.
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.frames) >
+        5,
+    );
+    expect(model).toEqual([]);
+    expect(await dialog.getByRole('button', { name: 'Take photo' }).count()).toBe(0);
+    await expectAccessible(page, 'try-on Save-Data question (phone)');
+    await cont.click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.status ===
+        'drawing',
+      undefined,
+      { timeout: 90_000 },
+    );
+    expect(model.length).toBeGreaterThan(0);
+    await dialog.getByRole('button', { name: 'Take photo' }).waitFor();
+    await context.close();
+  }, 120_000);
   it('in a call: the customer tries a shown jhumka on, the jeweller receives the picture with it, one tap undoes it', async () => {
     const seller = await newContext(browser, { mobile: true });
     const customer = await newContext(browser, { mobile: true });
