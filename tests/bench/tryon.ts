@@ -33,7 +33,7 @@ async function openTryOn(page: Page): Promise<{ firstFrameMs: number; trackingMs
   );
   const firstFrameMs = (await page.evaluate(() => performance.now())) - t0;
   await page.waitForFunction(
-    (sel) => document.querySelector<HTMLCanvasElement>(sel)?.dataset.status === 'tracking',
+    (sel) => document.querySelector<HTMLCanvasElement>(sel)?.dataset.status === 'drawing',
     CANVAS,
     {
       timeout: 120_000,

@@ -125,6 +125,27 @@ describe('virtual try-on', () => {
     const path = await earringsPath(page);
     await page.goto(path);
     await page.getByRole('heading', { level: 1 }).waitFor();
+    // Every animation frame from the tap on: the dialog's phase, its status line, and whether "Take photo" or
+    // "Save photo" is offered (issue #51: the status follows the truth, a photo only once a piece is drawn).
+    await page.evaluate(() => {
+      const seen: { phase: string; text: string; photo: boolean }[] = [];
+      (window as unknown as { tryOnSeen: typeof seen }).tryOnSeen = seen;
+      const look = () => {
+        const d = document.querySelector<HTMLElement>('[data-try-on-phase]');
+        if (d) {
+          const phase = d.dataset.tryOnPhase!;
+          const text = d.querySelector('[role="status"]')?.textContent ?? '';
+          const photo = [...d.querySelectorAll('button, a')].some((b) =>
+            /^(Take photo|Save photo)$/.test(b.textContent?.trim() ?? ''),
+          );
+          const last = seen[seen.length - 1];
+          if (!last || last.phase !== phase || last.text !== text || last.photo !== photo)
+            seen.push({ phase, text, photo });
+        }
+        if (seen.length < 200) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
     const button = page.getByRole('button', { name: 'Try it on' });
     await button.click();
     const dialog = page.getByRole('dialog');
@@ -133,10 +154,26 @@ describe('virtual try-on', () => {
     await page.waitForFunction(
       () =>
         document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.status ===
-        'tracking',
+        'drawing',
       undefined,
       { timeout: 90_000 },
     );
+    await page.getByRole('button', { name: 'Take photo' }).waitFor();
+    const seen = await page.evaluate(
+      () => (window as unknown as { tryOnSeen: { phase: string; text: string; photo: boolean }[] }).tryOnSeen,
+    );
+    const phases = seen.map((x) => x.phase).filter((x, i, all) => x !== all[i - 1]);
+    // Loading the model with its real size and progress, then "Look at the camera" (picture live, model
+    // ready, no face yet), then drawing; no photo offered before.
+    expect(phases[0]).toBe('loading');
+    expect(phases.indexOf('look')).toBeGreaterThan(0);
+    expect(phases.indexOf('drawing')).toBeGreaterThan(phases.indexOf('look'));
+    expect(
+      seen.some((x) => x.phase === 'loading' && /^Loading the try-on \(\d+\.\d MB\)… \d+ %$/.test(x.text)),
+    ).toBe(true);
+    expect(seen.find((x) => x.phase === 'look')?.text).toBe('Look at the camera');
+    expect(seen.filter((x) => x.photo).every((x) => x.phase === 'drawing')).toBe(true);
+    expect(seen.some((x) => x.phase === 'drawing' && x.photo)).toBe(true);
     const placed = JSON.parse(
       (await page.locator('[data-testid="try-on-canvas"]').getAttribute('data-placements'))!,
     ) as Placed[];
@@ -176,6 +213,45 @@ describe('virtual try-on', () => {
     await page.getByRole('img', { name: /^Photo of you wearing/ }).waitFor();
     await page.getByRole('link', { name: 'Save photo' }).waitFor();
     await expectAccessible(page, 'try-on dialog (phone)');
+    await context.close();
+  }, 120_000);
+  it('Save-Data: the phone is asked before the model downloads, and nothing downloads until it agrees', async () => {
+    const context = await newContext(browser, { mobile: true });
+    await context.grantPermissions(['camera']);
+    await context.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }),
+    );
+    const page = await context.newPage();
+    const model: string[] = [];
+    page.on('request', (r) => {
+      if (/\.(wasm|data)$/.test(new URL(r.url()).pathname)) model.push(r.url());
+    });
+    await page.goto(await earringsPath(page));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Try it on' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/^The try-on downloads \d+\.\d MB\. Continue\?$/).waitFor();
+    const cont = dialog.getByRole('button', { name: 'Continue' });
+    await cont.waitFor();
+    // The camera's picture is live meanwhile; the model is not fetched and no photo is offered.
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.frames) >
+        5,
+    );
+    expect(model).toEqual([]);
+    expect(await dialog.getByRole('button', { name: 'Take photo' }).count()).toBe(0);
+    await expectAccessible(page, 'try-on Save-Data question (phone)');
+    await cont.click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.status ===
+        'drawing',
+      undefined,
+      { timeout: 90_000 },
+    );
+    expect(model.length).toBeGreaterThan(0);
+    await dialog.getByRole('button', { name: 'Take photo' }).waitFor();
     await context.close();
   }, 120_000);
   it('in a call: the customer tries a shown jhumka on, the jeweller receives the picture with it, one tap undoes it', async () => {
@@ -387,7 +463,7 @@ describe('virtual try-on', () => {
     await shopper.getByRole('button', { name: 'Try it on' }).click();
     const canvas = '[data-testid="try-on-canvas"]';
     await shopper.waitForFunction(
-      (sel) => document.querySelector<HTMLCanvasElement>(sel)?.dataset.status === 'tracking',
+      (sel) => document.querySelector<HTMLCanvasElement>(sel)?.dataset.status === 'drawing',
       canvas,
       { timeout: 90_000 },
     );

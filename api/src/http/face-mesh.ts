@@ -24,6 +24,16 @@ const VERSION = (
  */
 export const FACE_MESH_BASE = `/vendor/face_mesh/${VERSION}/`;
 
+/** The files the detector page loads (the SIMD build, which every browser the try-on runs on has). */
+const LOADED = [
+  'face_mesh.js',
+  'face_mesh.binarypb',
+  'face_mesh_solution_packed_assets_loader.js',
+  'face_mesh_solution_packed_assets.data',
+  'face_mesh_solution_simd_wasm_bin.js',
+  'face_mesh_solution_simd_wasm_bin.wasm',
+];
+
 const FILES: Record<string, string> = {
   'face_mesh.js': 'text/javascript; charset=utf-8',
   'face_mesh.binarypb': 'application/octet-stream',
@@ -62,6 +72,39 @@ const FRAME_JS = `(() => {
   let mesh = null;
   let latest = null;
   const post = (m) => parent.postMessage(m, '*');
+  // Progress (issue #51): the bytes of the WebAssembly and the packed model received so far, counted as they
+  // arrive (the model's code fetches the one and XHRs the other); at most every 100 ms, and at each file's end.
+  const bytes = {};
+  let lastReport = 0;
+  const big = (url) => /\\.(wasm|data)$/.test(String(url).split('?')[0]);
+  const report = (force) => {
+    const now = Date.now();
+    if (!force && now - lastReport < 100) return;
+    lastReport = now;
+    let loaded = 0;
+    for (const k in bytes) loaded += bytes[k];
+    post({ type: 'progress', loaded });
+  };
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const res = await realFetch(input, init);
+    const url = typeof input === 'string' ? input : input.url;
+    if (!big(url) || !res.body) return res;
+    let n = 0;
+    const counted = res.body.pipeThrough(new TransformStream({
+      transform(chunk, c) { n += chunk.byteLength; bytes[url] = n; report(false); c.enqueue(chunk); },
+      flush() { report(true); },
+    }));
+    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  const realOpen = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    if (big(url)) {
+      this.addEventListener('progress', (e) => { bytes[url] = e.loaded; report(false); });
+      this.addEventListener('load', () => report(true));
+    }
+    return realOpen.call(this, method, url, ...rest);
+  };
   async function start() {
     mesh = new FaceMesh({ locateFile: (f) => f });
     mesh.setOptions({ maxNumFaces: 1, refineLandmarks: false, minDetectionConfidence: 0.5, minTrackingConfidence: 0.5 });
@@ -119,12 +162,38 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
   return entry;
 }
 
+/**
+ * The model's real sizes (issue #51: "Loading the try-on (N MB)", the Save-Data ask, the progress): `total` the
+ * bytes of the WebAssembly and packed model as the page receives them (what the progress counts), `wire` every
+ * file the detector page loads as sent (brotli, as a phone on HTTPS gets them), `files` each file's raw, brotli
+ * and gzip bytes.
+ */
+export async function modelSizes(): Promise<{
+  total: number;
+  wire: number;
+  files: Record<string, { raw: number; br: number; gz: number }>;
+}> {
+  const files: Record<string, { raw: number; br: number; gz: number }> = {};
+  for (const name of LOADED) {
+    const f = await compressedFile(name);
+    files[name] = { raw: f.raw.length, br: f.br.length, gz: f.gz.length };
+  }
+  const total = LOADED.filter((n) => /\.(wasm|data)$/.test(n)).reduce((a, n) => a + files[n]!.raw, 0);
+  const wire = LOADED.reduce((a, n) => a + files[n]!.br, 0);
+  return { total, wire, files };
+}
+
 /** Serves /vendor/face_mesh/<version>/<file> (the package's files and the detector page), else passes on. */
 export function faceMeshAssets() {
   return async function faceMesh(ctx: AppContext, next: Next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/vendor/face_mesh/'))
       return next();
     const name = ctx.path.startsWith(FACE_MESH_BASE) ? ctx.path.slice(FACE_MESH_BASE.length) : '';
+    if (name === 'sizes.json') {
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.body = await modelSizes();
+      return;
+    }
     const type =
       name === 'frame.html'
         ? 'text/html; charset=utf-8'

@@ -1,4 +1,5 @@
 import type { ProductCategory, ProductMaterial } from '../../contract/constants';
+import { KIND_SIZE_RANGE_MM, kindSizeMm, type SizedCategory } from '../../contract/piece-look';
 import {
   HUID_REQUIRED_FROM_MG,
   METAL_PURITIES,
@@ -426,9 +427,6 @@ export function makeProduct(
   const sizes = SIZES[category] ?? [];
   const available = sizes.length ? sizes.filter(() => rng.chance(0.7)) : [];
   if (sizes.length && available.length === 0) available.push(sizes[Math.floor(sizes.length / 2)]);
-  const dims = ['earrings', 'pendants', 'nose_pins', 'rings', 'hair_accessories', 'toe_rings'].includes(
-    category,
-  );
 
   const style = rng.pick(STYLES[category]);
   const picked = rng.pick(MATERIAL_LABEL[material]);
@@ -444,6 +442,15 @@ export function makeProduct(
   const stock = stockRoll < 0.04 ? 0 : stockRoll < 0.14 ? rng.int(1, 5) : rng.int(3, 25);
   const ratingCount = rng.chance(0.12) ? 0 : rng.int(1, 180);
   const ratingAvg = ratingCount === 0 ? 0 : rng.int(360, 500) / 100;
+  // A size from the kind's real range (api/contract/piece-look.ts): two draws for the pieces that always had
+  // one (the same draws at the same turn as before, so the rest of the demo is unchanged), a necklace's from its weight.
+  const sized = category in KIND_SIZE_RANGE_MM ? (category as SizedCategory) : null;
+  const dims =
+    sized === null
+      ? null
+      : sized === 'necklaces'
+        ? kindSizeMm(sized, (weightG - wMin) / (wMax - wMin), (weightG - wMin) / (wMax - wMin))
+        : kindSizeMm(sized, (rng.int(60, 450) - 60) / 390, (rng.int(60, 700) - 60) / 640);
 
   return {
     name,
@@ -453,8 +460,8 @@ export function makeProduct(
     material,
     stock_quantity: stock,
     sku,
-    width_mm: dims ? (rng.int(60, 450) / 10).toFixed(2) : null,
-    height_mm: dims ? (rng.int(60, 700) / 10).toFixed(2) : null,
+    width_mm: dims ? dims.width.toFixed(2) : null,
+    height_mm: dims ? dims.height.toFixed(2) : null,
     size: available[0] ?? null,
     purity,
     weight_g: weightG.toFixed(3),

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { ProductCategory, ProductMaterial } from '../../contract/constants';
+import { METAL_SHADES, metalTone } from '../../contract/piece-look';
 
 /**
  * Product pictures drawn as SVG at seed time: each category has its own shape (a chain of links, a strand
@@ -532,10 +533,12 @@ const TRY_ON_SIDE = 256;
 export async function drawTryOnPng(
   category: ProductCategory,
   material: ProductMaterial,
+  purity: string | null = null,
 ): Promise<{ png: Buffer; anchorX: number; anchorY: number } | null> {
   const spec = TRY_ON_DRAW[category];
   if (!spec) return null;
-  const s = new Svg(PALETTES[material]);
+  // In the colour of the metal it is made of (a diamond or sapphire set in 18K gold is gold, not white).
+  const s = new Svg({ ...PALETTES[material], metal: [...METAL_SHADES[metalTone(material, purity)]] });
   spec.draw(s);
   const [, , w, h] = spec.box;
   // About the size a piece is drawn at on a 640×480 camera picture: a necklace up to TRY_ON_SIDE a side, the

@@ -16,6 +16,7 @@ import { Button } from '../../components/ui/button';
 import { LocaleGate } from '../../lib/locale-gate';
 import type { TryOnImage } from '../../../../api/contract/catalog';
 import { tryOnKind } from './geometry';
+import { createTryOnMachine, statusMessage, type TryOnMachine, type TryOnState } from './status';
 
 /** What the call lends the try-on: its camera and a way to change the video it sends. */
 export interface CallVideoSwap {
@@ -32,6 +33,8 @@ interface Running {
 interface CallTryOnValue {
   active: number | null;
   pending: number | null;
+  /** The try-on's status (loading with progress, look at the camera, drawing, face lost) and its product. */
+  status: { productId: number; state: TryOnState; machine: TryOnMachine } | null;
   toggle: (product: TryOnProduct) => Promise<void>;
 }
 
@@ -44,6 +47,9 @@ export interface TryOnProduct {
   category: string;
   width: number | null;
   height: number | null;
+  /** The material and purity, for the colour of a drawn piece and a pendant's chain. */
+  material?: string;
+  purity?: string | null;
   /** The piece's own try-on image, drawn instead of a piece of its kind. */
   tryOnImage?: TryOnImage | null;
 }
@@ -58,6 +64,7 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
   const running = useRef<Running | null>(null);
   const [active, setActive] = useState<number | null>(null);
   const [pending, setPending] = useState<number | null>(null);
+  const [status, setStatus] = useState<CallTryOnValue['status']>(null);
   const swapRef = useRef(swap);
   useEffect(() => {
     swapRef.current = swap;
@@ -67,6 +74,7 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
     const r = running.current;
     running.current = null;
     setActive(null);
+    setStatus(null);
     if (!r) return;
     await swapRef.current.replace(null).catch(() => false);
     r.stop();
@@ -85,23 +93,45 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
         return;
       }
       setPending(product.id);
+      // The same status as the dialog's (status.ts), shown under the button: the model's download with its
+      // progress (after asking on a phone that saves data), then "Look at the camera", the face lost.
+      const machine = createTryOnMachine();
+      const off = machine.subscribe((state) => setStatus({ productId: product.id, state, machine }));
+      setStatus({ productId: product.id, state: machine.state, machine });
+      let detectorClose: (() => void) | null = null;
       try {
-        const [{ acquireFaceDetector }, { startTryOn }, { productPiece }] = await Promise.all([
-          import('./detector'),
+        const [{ loadFaceModel }, { startTryOn }, { productPiece }] = await Promise.all([
+          import('./model-load'),
           import('./engine'),
           import('./piece-image'),
         ]);
-        const [detector, piece] = await Promise.all([acquireFaceDetector(), productPiece(kind, product)]);
+        const loading: Running = {
+          productId: product.id,
+          stop: () => {
+            off();
+            detectorClose?.();
+          },
+        };
+        running.current = loading;
+        const [detector, piece] = await Promise.all([loadFaceModel(machine), productPiece(kind, product)]);
+        detectorClose = detector.close;
+        // Stopped (or started again) while the model loaded: this start is over.
+        if (running.current !== loading) {
+          off();
+          detector.close();
+          return;
+        }
         const engine = startTryOn({
           camera: new MediaStream([cameraTrack]),
           detector,
           piece,
-          onStatus: () => undefined,
+          machine,
         });
         const track = engine.captureTrack();
         running.current = {
           productId: product.id,
           stop: () => {
+            off();
             engine.stop();
             detector.close();
             track.stop();
@@ -115,6 +145,8 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
         setActive(product.id);
         toast.success(t('catalog.tryOn.inCallOn', { name: product.name }));
       } catch {
+        if (running.current?.productId === product.id) await stop();
+        else off();
         toast.error(t('catalog.tryOn.modelFailed'));
       } finally {
         setPending(null);
@@ -130,25 +162,47 @@ export function CallTryOnProvider({ swap, children }: { swap: CallVideoSwap; chi
     },
     [],
   );
-  const value = useMemo(() => ({ active, pending, toggle }), [active, pending, toggle]);
+  const value = useMemo(() => ({ active, pending, status, toggle }), [active, pending, status, toggle]);
   return <CallTryOnContext.Provider value={value}>{children}</CallTryOnContext.Provider>;
 }
 
 function TryOnToggle({ product, value }: { product: TryOnProduct; value: CallTryOnValue }) {
   const { t } = useTranslation();
   const on = value.active === product.id;
+  const status = value.status?.productId === product.id ? value.status : null;
+  const said = status ? statusMessage(status.state) : null;
   return (
-    <Button
-      size="sm"
-      variant={on ? 'primary' : 'outline'}
-      aria-pressed={on}
-      loading={value.pending === product.id}
-      onClick={() => void value.toggle(product)}
-      className="min-w-0 px-2"
-    >
-      <Sparkles aria-hidden="true" className="h-4 w-4 shrink-0" />
-      <span className="truncate">{on ? t('catalog.tryOn.inCallStop') : t('catalog.tryOn.inCall')}</span>
-    </Button>
+    <>
+      <Button
+        size="sm"
+        variant={on ? 'primary' : 'outline'}
+        aria-pressed={on}
+        loading={value.pending === product.id && status?.state.phase !== 'ask'}
+        onClick={() => void value.toggle(product)}
+        className="min-w-0 px-2"
+      >
+        <Sparkles aria-hidden="true" className="h-4 w-4 shrink-0" />
+        <span className="truncate">{on ? t('catalog.tryOn.inCallStop') : t('catalog.tryOn.inCall')}</span>
+      </Button>
+      {status?.state.phase === 'ask' && (
+        <Button
+          size="sm"
+          onClick={() => status.machine.dispatch({ type: 'continue' })}
+          className="min-w-0 px-2"
+        >
+          <span className="truncate">{t('catalog.tryOn.continue')}</span>
+        </Button>
+      )}
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="call-try-on-status"
+        data-phase={status?.state.phase ?? ''}
+        className={said ? 'w-full text-xs leading-snug text-white [overflow-wrap:anywhere]' : 'sr-only'}
+      >
+        {said ? t(said.key, said.values) : null}
+      </p>
+    </>
   );
 }
 

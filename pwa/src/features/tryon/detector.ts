@@ -16,6 +16,7 @@ export interface FaceDetector {
 
 type FrameMessage =
   | { type: 'ready' }
+  | { type: 'progress'; loaded: number }
   | { type: 'landmarks'; id: number; landmarks: Float32Array | null }
   | { type: 'error'; id?: number; message: string };
 
@@ -24,7 +25,9 @@ type FrameMessage =
  * which the app's CSP refuses) and resolves once it is loaded. Frames go to it as transferred ImageBitmaps on
  * this device; only landmarks come back.
  */
-export function startFaceDetector(opts: { timeoutMs?: number } = {}): Promise<FaceDetector> {
+export function startFaceDetector(
+  opts: { timeoutMs?: number; onProgress?: (loaded: number) => void } = {},
+): Promise<FaceDetector> {
   const frame = document.createElement('iframe');
   frame.sandbox.add('allow-scripts');
   frame.src = `${FACE_MESH_BASE}frame.html`;
@@ -44,6 +47,7 @@ export function startFaceDetector(opts: { timeoutMs?: number } = {}): Promise<Fa
     if (e.source !== frame.contentWindow) return;
     const m = e.data as FrameMessage;
     if (m.type === 'ready') onReady?.();
+    else if (m.type === 'progress') opts.onProgress?.(m.loaded);
     else if (m.type === 'landmarks') {
       const w = waiting.get(m.id);
       waiting.delete(m.id);
@@ -106,25 +110,61 @@ let shared: {
   detector: Promise<FaceDetector>;
   users: number;
   timer: ReturnType<typeof setTimeout> | null;
+  ready: boolean;
+  loaded: number;
+  listeners: Set<(loaded: number) => void>;
 } | null = null;
+
+/** Whether the page's face model is loaded already (nothing to download, nothing to ask). */
+export const faceModelReady = () => !!shared?.ready;
+
+/** The model's real sizes, from the server (api/src/http/face-mesh.ts `modelSizes`). */
+export async function faceModelSizes(): Promise<{ total: number; wire: number }> {
+  const res = await fetch(`${FACE_MESH_BASE}sizes.json`);
+  if (!res.ok) throw new Error(`sizes ${res.status}`);
+  const body = (await res.json()) as { total: number; wire: number };
+  return { total: body.total, wire: body.wire };
+}
 
 /**
  * The page's one face model, started on first use and shared by the dialog and the call (one at a time in
  * practice). `close()` on the answer lets go; the model stops DETECTOR_IDLE_MS after the last user let go.
  */
-export async function acquireFaceDetector(): Promise<FaceDetector> {
+export async function acquireFaceDetector(
+  opts: { onProgress?: (loaded: number) => void } = {},
+): Promise<FaceDetector> {
   if (!shared) {
+    const listeners = new Set<(loaded: number) => void>();
     const entry = {
-      detector: startFaceDetector(),
+      detector: startFaceDetector({
+        onProgress: (loaded) => {
+          entry.loaded = loaded;
+          for (const fn of listeners) fn(loaded);
+        },
+      }),
       users: 0,
       timer: null as ReturnType<typeof setTimeout> | null,
+      ready: false,
+      loaded: 0,
+      listeners,
     };
     shared = entry;
-    entry.detector.catch(() => {
-      if (shared === entry) shared = null;
-    });
+    entry.detector.then(
+      () => {
+        entry.ready = true;
+      },
+      () => {
+        if (shared === entry) shared = null;
+      },
+    );
   }
   const entry = shared;
+  const onProgress = opts.onProgress;
+  if (onProgress) {
+    entry.listeners.add(onProgress);
+    if (entry.loaded) onProgress(entry.loaded);
+    void entry.detector.finally(() => entry.listeners.delete(onProgress)).catch(() => undefined);
+  }
   entry.users++;
   if (entry.timer) clearTimeout(entry.timer);
   entry.timer = null;

@@ -1,5 +1,6 @@
 import type { FaceDetector } from './detector';
 import { placePiece, type Landmark, type Placement, type TryOnKind } from './geometry';
+import { drawsPiece, type TryOnMachine } from './status';
 
 export interface TryOnPiece {
   kind: TryOnKind;
@@ -13,9 +14,9 @@ export interface TryOnPiece {
   aspect: number | null;
   /** The product's own try-on image (true) or the drawn piece of its kind. */
   own: boolean;
+  /** The colour a pendant's chain is drawn in (its metal's). */
+  chain: string;
 }
-
-export type TryOnStatus = 'starting' | 'no-face' | 'tracking';
 
 export interface TryOnEngine {
   /** The composited picture: the camera with the piece drawn on. */
@@ -23,6 +24,8 @@ export interface TryOnEngine {
   /** The canvas as a video track (for a call's sender). */
   captureTrack(): MediaStreamTrack;
   setPiece(piece: TryOnPiece): void;
+  /** The face model, once loaded: until then the camera's picture is shown alone. */
+  setDetector(detector: FaceDetector): void;
   stop(): void;
 }
 
@@ -46,7 +49,7 @@ export function drawComposite(
     g.rotate(p.rotation);
     if (piece.kind === 'pendant') {
       // The chain: from either side of the neck down to the bale.
-      g.strokeStyle = '#c9971a';
+      g.strokeStyle = piece.chain;
       g.lineWidth = Math.max(1.5, p.width * 0.06);
       g.beginPath();
       g.moveTo(-p.width * 2.6, -p.height * 2.4);
@@ -60,17 +63,20 @@ export function drawComposite(
 }
 
 /**
- * Runs the try-on on a camera stream: a video element plays it, every animation frame draws the camera and
- * the piece on a canvas, and the face model works on the latest frame in a loop of its own (the picture does
- * not wait for the model; the piece follows the newest landmarks).
+ * Runs the try-on on a camera stream: a video element plays it and every animation frame draws the camera on
+ * a canvas at once (before the model is loaded); once the model is set, it works on the latest frame in a
+ * loop of its own (the picture does not wait for it) and the piece follows the newest landmarks. The machine
+ * (status.ts) is told the first frame, each face found or missed, and time passing; the piece is drawn only
+ * while it says `drawing`, so a face lost for FACE_LOST_MS clears the drawing.
  */
 export function startTryOn(opts: {
   camera: MediaStream;
-  detector: FaceDetector;
+  detector?: FaceDetector | null;
   piece: TryOnPiece;
-  onStatus: (s: TryOnStatus) => void;
+  machine: TryOnMachine;
   onFirstFrame?: () => void;
 }): TryOnEngine {
+  const { machine } = opts;
   const video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;
@@ -82,51 +88,15 @@ export function startTryOn(opts: {
   canvas.height = settings?.height ?? 480;
   const g = canvas.getContext('2d')!;
   let piece = opts.piece;
+  let detector = opts.detector ?? null;
   let placements: Placement[] = [];
   let running = true;
   let frames = 0;
-  let status: TryOnStatus = 'starting';
-  const setStatus = (s: TryOnStatus) => {
-    if (s === status) return;
-    status = s;
-    canvas.dataset.status = s;
-    opts.onStatus(s);
-  };
-  canvas.dataset.status = status;
-  canvas.dataset.piece = piece.own ? 'own' : 'drawn';
-
-  const draw = () => {
-    if (!running) return;
-    if (video.readyState >= 2 && video.videoWidth > 0) {
-      if (canvas.width !== video.videoWidth || canvas.height !== video.videoHeight) {
-        canvas.width = video.videoWidth;
-        canvas.height = video.videoHeight;
-      }
-      drawComposite(g, video, canvas.width, canvas.height, piece, placements);
-      frames++;
-      canvas.dataset.frames = String(frames);
-      if (frames === 1) opts.onFirstFrame?.();
-    }
-    requestAnimationFrame(draw);
-  };
-  requestAnimationFrame(draw);
-
-  const place = (lm: Landmark[] | null) => {
-    if (!lm) {
-      placements = [];
-      setStatus('no-face');
-    } else {
-      placements = placePiece(lm, canvas.width, canvas.height, {
-        kind: piece.kind,
-        widthMm: piece.widthMm,
-        heightMm: piece.heightMm,
-        aspect: piece.aspect,
-      });
-      setStatus('tracking');
-    }
+  const showPlacements = () => {
     // For tests and diagnostics: where the piece is drawn now.
+    const drawn = drawsPiece(machine.state) ? placements : [];
     canvas.dataset.placements = JSON.stringify(
-      placements.map((p) => ({
+      drawn.map((p) => ({
         part: p.part,
         x: Math.round(p.x),
         y: Math.round(p.y),
@@ -136,15 +106,67 @@ export function startTryOn(opts: {
       })),
     );
   };
+  const unsubscribe = machine.subscribe((s) => {
+    canvas.dataset.status = s.phase;
+    if (!drawsPiece(s)) placements = [];
+    showPlacements();
+  });
+  canvas.dataset.status = machine.state.phase;
+  canvas.dataset.piece = piece.own ? 'own' : 'drawn';
+
+  const draw = () => {
+    if (!running) return;
+    machine.dispatch({ type: 'no-face', at: performance.now() });
+    if (video.readyState >= 2 && video.videoWidth > 0) {
+      if (canvas.width !== video.videoWidth || canvas.height !== video.videoHeight) {
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+      }
+      drawComposite(
+        g,
+        video,
+        canvas.width,
+        canvas.height,
+        piece,
+        drawsPiece(machine.state) ? placements : [],
+      );
+      frames++;
+      canvas.dataset.frames = String(frames);
+      if (frames === 1) {
+        machine.dispatch({ type: 'camera-live' });
+        opts.onFirstFrame?.();
+      }
+    }
+    requestAnimationFrame(draw);
+  };
+  requestAnimationFrame(draw);
+
+  const place = (lm: Landmark[] | null) => {
+    const at = performance.now();
+    if (!lm) {
+      // The last drawing stays up to FACE_LOST_MS (one missed frame does not blink it), then the machine says
+      // the face is lost and it is cleared.
+      machine.dispatch({ type: 'no-face', at });
+    } else {
+      placements = placePiece(lm, canvas.width, canvas.height, {
+        kind: piece.kind,
+        widthMm: piece.widthMm,
+        heightMm: piece.heightMm,
+        aspect: piece.aspect,
+      });
+      machine.dispatch({ type: 'face', at });
+    }
+    showPlacements();
+  };
 
   void (async () => {
     while (running) {
-      if (video.readyState < 2 || video.videoWidth === 0) {
+      if (!detector || video.readyState < 2 || video.videoWidth === 0) {
         await new Promise((r) => setTimeout(r, 30));
         continue;
       }
       try {
-        const lm = await opts.detector.detect(video, video.videoWidth, video.videoHeight);
+        const lm = await detector.detect(video, video.videoWidth, video.videoHeight);
         if (running) place(lm);
       } catch {
         if (running) place(null);
@@ -160,8 +182,12 @@ export function startTryOn(opts: {
       piece = next;
       canvas.dataset.piece = next.own ? 'own' : 'drawn';
     },
+    setDetector(next) {
+      detector = next;
+    },
     stop() {
       running = false;
+      unsubscribe();
       video.pause();
       video.srcObject = null;
     },

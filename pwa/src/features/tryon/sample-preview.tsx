@@ -1,3 +1,4 @@
+import { METAL_SHADES } from '../../../../api/contract/piece-look';
 import { useEffect, useRef, useState } from 'react';
 import { drawComposite, type TryOnPiece } from './engine';
 import { placePiece, placedCorners, type Landmark, type TryOnKind } from './geometry';
@@ -107,6 +108,8 @@ export default function SamplePreview({
       anchor: { x: anchorX, y: anchorY },
       aspect: piece.naturalWidth / piece.naturalHeight,
       own: true,
+      // The form's preview shows where the picture goes; a pendant's chain is drawn gold there.
+      chain: METAL_SHADES.gold[1],
     };
     const placements = placePiece(SAMPLE_LANDMARKS, sample.width, sample.height, {
       kind,

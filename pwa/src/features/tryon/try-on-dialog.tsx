@@ -1,15 +1,14 @@
 import { Camera, Download, Share2, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../../api/contract/catalog';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog';
-import { acquireFaceDetector } from './detector';
-import { startTryOn, type TryOnEngine, type TryOnStatus } from './engine';
+import { startTryOn, type TryOnEngine } from './engine';
 import { tryOnKind } from './geometry';
+import { loadFaceModel } from './model-load';
 import { openFrontCamera, productPiece } from './piece-image';
-
-type Phase = TryOnStatus | 'loading' | 'no-camera' | 'camera-denied' | 'model-failed';
+import { canTakePhoto, createTryOnMachine, statusMessage } from './status';
 
 /**
  * "Try it on": the front camera with the piece drawn on the face, live; a photo can be taken and shared. The
@@ -18,7 +17,9 @@ type Phase = TryOnStatus | 'loading' | 'no-camera' | 'camera-denied' | 'model-fa
 export default function TryOnDialog({ product, onClose }: { product: Product; onClose: () => void }) {
   const { t } = useTranslation();
   const kind = tryOnKind(product.category)!;
-  const [phase, setPhase] = useState<Phase>('loading');
+  const [machine] = useState(createTryOnMachine);
+  const state = useSyncExternalStore(machine.subscribe, () => machine.state);
+  const phase = state.phase;
   const [photo, setPhoto] = useState<{ url: string; blob: Blob } | null>(null);
   const holder = useRef<HTMLDivElement>(null);
   const engine = useRef<TryOnEngine | null>(null);
@@ -28,36 +29,49 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
     let camera: MediaStream | null = null;
     let close: (() => void) | null = null;
     const started = performance.now();
+    // The model (sizes, the Save-Data ask, the download with its progress) and the camera at the same time:
+    // the camera's picture shows as soon as it is live, the piece once the model is ready and finds the face.
+    const model = loadFaceModel(machine);
+    model.then(
+      (d) => {
+        if (cancelled) return d.close();
+        close = d.close;
+        engine.current?.setDetector(d);
+      },
+      () => !cancelled && machine.dispatch({ type: 'failed', phase: 'model-failed' }),
+    );
     void (async () => {
       try {
         camera = await openFrontCamera();
       } catch (err) {
         if (!cancelled)
-          setPhase((err as DOMException).name === 'NotAllowedError' ? 'camera-denied' : 'no-camera');
+          machine.dispatch({
+            type: 'failed',
+            phase: (err as DOMException).name === 'NotAllowedError' ? 'camera-denied' : 'no-camera',
+          });
         return;
       }
       if (cancelled) return camera.getTracks().forEach((tr) => tr.stop());
       try {
-        const [detector, piece] = await Promise.all([acquireFaceDetector(), productPiece(kind, product)]);
-        close = detector.close;
-        if (cancelled) return detector.close();
+        const piece = await productPiece(kind, product);
+        if (cancelled) return;
         const e = startTryOn({
           camera,
-          detector,
           piece,
-          onStatus: (s) => !cancelled && setPhase(s),
+          machine,
           onFirstFrame: () => {
             e.canvas.dataset.firstFrameMs = String(Math.round(performance.now() - started));
           },
         });
         engine.current = e;
+        void model.then((d) => !cancelled && e.setDetector(d)).catch(() => undefined);
         e.canvas.className = 'h-full w-full -scale-x-100 object-contain';
         e.canvas.setAttribute('role', 'img');
         e.canvas.setAttribute('aria-label', t('catalog.tryOn.canvasLabel', { name: product.name }));
         e.canvas.dataset.testid = 'try-on-canvas';
         holder.current?.appendChild(e.canvas);
       } catch {
-        if (!cancelled) setPhase('model-failed');
+        if (!cancelled) machine.dispatch({ type: 'failed', phase: 'model-failed' });
       }
     })();
     return () => {
@@ -93,18 +107,8 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
     typeof navigator !== 'undefined' &&
     !!navigator.canShare?.({ files: [new File([], 'x.jpg', { type: 'image/jpeg' })] });
 
-  const message =
-    phase === 'loading' || phase === 'starting'
-      ? t('catalog.tryOn.loading')
-      : phase === 'no-face'
-        ? t('catalog.tryOn.noFace')
-        : phase === 'no-camera'
-          ? t('catalog.tryOn.noCamera')
-          : phase === 'camera-denied'
-            ? t('catalog.tryOn.cameraDenied')
-            : phase === 'model-failed'
-              ? t('catalog.tryOn.modelFailed')
-              : null;
+  const said = statusMessage(state);
+  const message = said ? t(said.key, said.values) : null;
 
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()}>
@@ -130,7 +134,7 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
         <p role="status" aria-live="polite" className="min-h-5 text-sm font-medium text-ink">
           {message}
         </p>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex min-h-11 flex-wrap gap-2">
           {photo ? (
             <>
               {canShareFiles && (
@@ -152,12 +156,17 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
                 {t('catalog.tryOn.retake')}
               </Button>
             </>
-          ) : (
-            <Button onClick={takePhoto} disabled={phase !== 'tracking' && phase !== 'no-face'}>
+          ) : phase === 'ask' ? (
+            <Button onClick={() => machine.dispatch({ type: 'continue' })}>
+              {t('catalog.tryOn.continue')}
+            </Button>
+          ) : canTakePhoto(state) ? (
+            // A photo only while the piece is drawn on a face (issue #51).
+            <Button onClick={takePhoto}>
               <Camera aria-hidden="true" className="h-4 w-4" />
               {t('catalog.tryOn.takePhoto')}
             </Button>
-          )}
+          ) : null}
         </div>
       </DialogContent>
     </Dialog>

@@ -1,0 +1,46 @@
+import { acquireFaceDetector, faceModelReady, faceModelSizes, type FaceDetector } from './detector';
+import { SAVE_DATA_ASK_BYTES, type TryOnMachine } from './status';
+
+/** Whether the phone asks to save data (Network Information API; absent in most browsers but Chrome's). */
+export function savesData(): boolean {
+  const c = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+  return c?.saveData === true;
+}
+
+/**
+ * The face model for a try-on (dialog or call), feeding its machine: the model's real sizes first (for
+ * "Loading the try-on (N MB)" and its progress), then, on a phone that saves data and a download over
+ * SAVE_DATA_ASK_BYTES, waits for the person's "Continue" (the machine's `ask` phase) before the download; then
+ * the page's shared model with the bytes received as progress. A model already loaded starts at once.
+ */
+export async function loadFaceModel(machine: TryOnMachine): Promise<FaceDetector> {
+  if (!faceModelReady()) {
+    const sizes = await faceModelSizes().catch(() => null);
+    if (sizes)
+      machine.dispatch({
+        type: 'sizes',
+        total: sizes.total,
+        wireBytes: sizes.wire,
+        askFirst: savesData() && sizes.wire > SAVE_DATA_ASK_BYTES,
+      });
+    if (machine.state.phase === 'ask')
+      await new Promise<void>((resolve) => {
+        const off = machine.subscribe((s) => {
+          if (s.phase === 'ask') return;
+          off();
+          resolve();
+        });
+      });
+    if (
+      machine.state.phase !== 'loading' &&
+      machine.state.phase !== 'camera' &&
+      machine.state.phase !== 'look'
+    )
+      throw new Error('the try-on stopped before its model loaded');
+  }
+  const detector = await acquireFaceDetector({
+    onProgress: (loaded) => machine.dispatch({ type: 'progress', loaded }),
+  });
+  machine.dispatch({ type: 'model-ready' });
+  return detector;
+}
