@@ -7,6 +7,8 @@ import { toast } from 'sonner';
 import type { User } from '../../../../../api/contract/accounts';
 import type { Cart, CartItem } from '../../../../../api/contract/cart';
 import { CheckoutSchema, type CheckoutData } from '../../../../../api/contract/checkout';
+import { sumFigures } from '../../../../../api/contract/figures';
+import { LineFigures, PriceFigureRows } from '../../../components/price-figures';
 import { isOnlinePayment, type PaymentMethod } from '../../../../../api/contract/constants';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { api } from '../../../lib/api-client';
@@ -422,10 +424,11 @@ function OrderSummary({ cart, submitting, blocked }: { cart: Cart; submitting: b
           </section>
         ))}
         <dl className="space-y-1.5 border-t border-stone-200 pt-4 text-sm">
-          <div className="flex justify-between">
-            <dt className="text-muted">{t('cart.subtotal')}</dt>
-            <dd className="font-medium text-ink">{formatPrice(cart.totalAmount)}</dd>
-          </div>
+          {/* What the total is made of, GST included (issue #49). */}
+          <PriceFigureRows
+            figures={sumFigures(cart.items.filter((i) => i.available))}
+            testIdPrefix="checkout-figures"
+          />
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.shipping')}</dt>
             <dd className="font-medium text-green-800">{t('common.shippingFree')}</dd>
@@ -465,7 +468,9 @@ function SummaryLine({ item }: { item: CartItem }) {
               price: formatPrice(item.price, t('common.priceNotAvailable')),
             })}
           </p>
-        ) : (
+        ) : null}
+        {item.available && <LineFigures figures={item.figures} testIdPrefix="checkout-line-figures" />}
+        {item.available ? null : (
           <div className="flex flex-wrap items-center gap-2">
             <p className="font-medium text-red-800">{t('cart.unavailable')}</p>
             <Button
