@@ -202,10 +202,12 @@ describe('buying as a new customer', () => {
     await cards.first().getByText('Pay on delivery').waitFor();
     await expectAccessible(page, '/orders');
 
-    // The invoice of the first order: totals per docs/product-rules.md §9, checked against the order's items.
+    // The first order (cash on delivery, unpaid): an order, not an invoice (issue #49); its totals per
+    // docs/product-rules.md §9, checked against the order's items.
+    await expect(cards.first().getByRole('link', { name: /View invoice/ }).count()).resolves.toBe(0);
     await cards
       .first()
-      .getByRole('link', { name: /View Invoice/ })
+      .getByRole('link', { name: /View order/ })
       .click();
     await page.waitForURL((u) => /^\/orders\/\d+$/.test(u.pathname));
     const orderId = Number(new URL(page.url()).pathname.split('/').pop());
@@ -214,7 +216,9 @@ describe('buying as a new customer', () => {
     };
     const subtotal = details.order.items.reduce((s, i) => s + paise(i.price) * i.quantity, 0);
     const gst = details.order.items.reduce((s, i) => s + paise(i.gstAmount) * i.quantity, 0);
-    await page.getByRole('heading', { name: 'Invoice', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Order', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Print order' }).waitFor();
+    await expect(page.getByRole('button', { name: /Print invoice/i }).count()).resolves.toBe(0);
     await expect(page.getByTestId('invoice-subtotal').textContent()).resolves.toBe(inr(subtotal));
     await expect(page.getByTestId('invoice-gst').textContent()).resolves.toBe(inr(gst));
     await expect(page.getByTestId('invoice-total').textContent()).resolves.toBe(
@@ -229,7 +233,7 @@ describe('buying as a new customer', () => {
     await expect(page.locator('[data-invoice]').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('invoice-total').isVisible()).resolves.toBe(true);
     await expect(header(page).isVisible()).resolves.toBe(false);
-    await expect(page.getByRole('button', { name: 'Print Invoice' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Print order' }).isVisible()).resolves.toBe(false);
     await expect(page.getByRole('link', { name: 'Back to Orders' }).isVisible()).resolves.toBe(false);
     await page.emulateMedia({ media: 'screen' });
     await expect(header(page).isVisible()).resolves.toBe(true);
