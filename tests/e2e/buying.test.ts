@@ -150,7 +150,9 @@ describe('buying as a new customer', () => {
       );
       await expect(page.getByTestId('checkout-total').textContent()).resolves.toBe(money(sum.total));
       const gstLabel = language === 'en' ? 'GST 3% (included)' : 'ஜிஎஸ்டி 3% (சேர்க்கப்பட்டது)';
-      await page.getByText(gstLabel, { exact: true }).first().waitFor();
+      await expect(
+        page.getByTestId('checkout-figures-gst').locator('xpath=preceding-sibling::dt').textContent(),
+      ).resolves.toBe(gstLabel);
       await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(
         360,
       );
