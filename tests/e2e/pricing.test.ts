@@ -189,7 +189,8 @@ describe('every piece’s figures (issue #49)', () => {
       ).resolves.toBe(money(f.beforeGst));
       const gst = breakdown.getByTestId('price-breakdown-gst');
       await expect(gst.locator('dd').textContent()).resolves.toBe(money(f.gst));
-      await expect(gst.locator('dt').textContent()).resolves.toBe(gstLabel);
+      // In the reader's language once the page's strings are in (the breakdown's area loads with the page).
+      await expect.poll(() => gst.locator('dt').textContent()).toBe(gstLabel);
       await expect(breakdown.textContent()).resolves.toContain(money(f.total));
       // No "Stones ₹0" row.
       await expect(breakdown.getByTestId('price-breakdown-stones').count()).resolves.toBe(
