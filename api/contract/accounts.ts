@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters, USER_ROLES, type UserRole } from './constants';
+import { looksLikePhone, normalizeIndianMobile } from './indian-mobile';
 import type { SellerProfile } from './sellers';
 
 /** Every accounts message of the product rules (docs/product-rules.md §5, §8), word for word. Locales hold them under messages.accounts.<id>. */
@@ -56,6 +57,7 @@ export const ACCOUNT_MESSAGES = {
   proofNeedsCode: 'Enter the code we sent to your mobile number to make this change.',
   proofCodeInvalid: 'Enter the 6-digit code sent to your mobile number.',
   nameHiddenCharacters: HIDDEN_CHARACTERS_MESSAGE,
+  loginMobileInvalid: 'Enter your email, or your 10-digit Indian mobile number starting with 6, 7, 8 or 9.',
 } as const;
 export type AccountMessageId = keyof typeof ACCOUNT_MESSAGES;
 
@@ -94,12 +96,30 @@ const strict = <T extends z.ZodRawShape>(shape: T) =>
     error: (iss) => (iss.code === 'unrecognized_keys' ? M.unknownFields : undefined),
   });
 
+const EmailSchema = z.email({ error: M.emailRequired });
+
+/**
+ * Sign-in with a password (issue #49): `email` is the account's e-mail, or its verified mobile number (an Indian
+ * number in any of the forms mobile sign-in accepts, normalised to +91 and ten digits), so a mobile-only account
+ * that set a password can use it.
+ */
 export const LoginSchema = strict({
   email: z
     .string({ error: M.emailRequired })
     .trim()
-    .toLowerCase()
-    .pipe(z.email({ error: M.emailRequired })),
+    .max(254, M.emailRequired)
+    .transform((v, ctx) => {
+      if (looksLikePhone(v)) {
+        const mobile = normalizeIndianMobile(v);
+        if (mobile) return mobile;
+        ctx.addIssue({ code: 'custom', message: M.loginMobileInvalid });
+        return z.NEVER;
+      }
+      const email = v.toLowerCase();
+      if (EmailSchema.safeParse(email).success) return email;
+      ctx.addIssue({ code: 'custom', message: M.emailRequired });
+      return z.NEVER;
+    }),
   password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(200, M.passwordMax),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;

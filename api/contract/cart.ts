@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ID_MAX } from './constants';
+import type { PieceFigures } from './figures';
 
 /** Every cart message: the product rules' (docs/product-rules.md §5, §8) word for word, plus server texts of ours where it is silent. */
 export const CART_MESSAGES = {
@@ -85,6 +86,8 @@ export interface CartItem {
   priceAtAdd: string | null;
   /** True when price differs from priceAtAdd: the cart says so before payment. */
   priceChanged: boolean;
+  /** What one unit's price is made of, in paise (issue #49, api/contract/figures.ts). */
+  figures: PieceFigures;
   /** A unit of this line held for the customer in a call (call-selling.ts): checkout consumes it. */
   hold: { holdId: number; expiresAt: string } | null;
 }

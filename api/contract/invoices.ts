@@ -40,6 +40,8 @@ export const PRICING_MESSAGES = {
   stateCodeInvalid: 'Please choose a state from the list.',
   gstinStateMismatch: 'The GSTIN’s first two digits must be the shop’s state code.',
   prefixInvalid: 'Invoice prefix must be 2 to 6 capital letters (for example LAK).',
+  gstMismatch:
+    'The GST inside a price of {price} is {gst} (3%, included in the price). Enter {expected} or leave GST empty.',
   invoiceNotFound: 'Invoice not found.',
   invoiceNotDue:
     'The tax invoice is issued when the order is paid (cash on delivery: when the shop ships it).',

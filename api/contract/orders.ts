@@ -164,6 +164,8 @@ export interface Order {
   refund: { status: 'pending' | 'processed' | 'failed'; amountPaise: number } | null;
   /** The buyer's PAN, masked (ABCDE****F), for an order of ₹2,00,000 or more. */
   buyerPanMasked: string | null;
+  /** Its tax invoice has been issued (on payment; cash on delivery: when shipped). */
+  invoiced: boolean;
   customer: {
     id: number;
     displayName: string;
@@ -209,3 +211,12 @@ export interface RateProductResponse {
 /** The transition message with both statuses filled in. */
 export const invalidTransitionMessage = (from: string, to: string) =>
   M.invalidTransition.replace('{from}', from).replace('{to}', to);
+
+/**
+ * What an order's page and its link are called (issue #49, docs/product-rules.md §20.1): an order is an order
+ * until it is paid and has its tax invoice; only then, and while it is not cancelled, an invoice.
+ */
+export const readsAsInvoice = (o: Pick<Order, 'invoiced' | 'paymentStatus' | 'status'>): boolean =>
+  o.invoiced &&
+  (o.paymentStatus === 'paid' || o.paymentStatus === 'cash_collected') &&
+  o.status !== 'cancelled';

@@ -74,6 +74,16 @@ describe('cart add', () => {
         // The price when added, and whether it moved since (issue #25).
         priceAtAdd: '1234.50',
         priceChanged: false,
+        // What one unit's price is made of (issue #49): a fixed price read as the invoice reads it.
+        figures: {
+          kind: 'fixed',
+          metal: 119_854,
+          making: 0,
+          stones: 0,
+          beforeGst: 119_854,
+          gst: 3596,
+          total: 123_450,
+        },
       },
     ]);
     expect(cart.totalAmount).toBe('3703.50');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICING_MESSAGES, type TaxInvoice } from '../../api/contract/invoices';
-import type { Order } from '../../api/contract/orders';
+import { readsAsInvoice, type Order } from '../../api/contract/orders';
 import { financialYear } from '../../api/contract/pricing';
 import { buildProduct, buildSeller } from '../factories';
 import { startTestApi, type ApiClient, type TestApi } from '../support/api';
@@ -62,6 +62,9 @@ describe('the tax invoice is issued when it is due', () => {
     const { asShop, product } = await goldShop('ONL');
     const { client, res, order } = await placeOrder(product.id, 'upi');
     expect(await invoiceRows(order.id)).toEqual([]);
+    // An unpaid order is an order, not an invoice (issue #49): it says it has none yet.
+    expect(order.invoiced).toBe(false);
+    expect(readsAsInvoice(order)).toBe(false);
     for (const viewer of [client, asShop]) {
       const early = await invoiceOf(viewer, order.id);
       expect(early.status).toBe(404);
@@ -78,6 +81,10 @@ describe('the tax invoice is issued when it is due', () => {
     const inv = (await invoiceOf(client, order.id)).body.invoice;
     const fy = financialYear(api.clock.now());
     expect(inv.invoice.number).toBe(`ONL/${fy}/000001`);
+    const paidOrder = (await client.get<{ order: Order }>(`/_api/order/details?orderId=${order.id}`)).body
+      .order;
+    expect(paidOrder).toMatchObject({ invoiced: true, paymentStatus: 'paid' });
+    expect(readsAsInvoice(paidOrder)).toBe(true);
     const issued = Date.parse(inv.invoice.issuedAt);
     expect(issued).toBeGreaterThanOrEqual(before);
     expect(issued).toBeLessThanOrEqual(after);

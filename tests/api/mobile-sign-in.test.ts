@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { UserResponse } from '../../api/contract/accounts';
+import { ACCOUNT_MESSAGES, type UserResponse } from '../../api/contract/accounts';
 import { MOBILE_MESSAGES as M, type MobileVerifyResult } from '../../api/contract/mobile';
 import pino from 'pino';
 import { loadConfig } from '../../api/src/config';
@@ -247,6 +247,61 @@ describe('forgot password', () => {
       password: user.password,
     });
     expect(old.status).toBe(401);
+  });
+
+  it('a mobile-only account that set a password signs in with its number and that password (issue #49)', async () => {
+    const n = newNumber();
+    const client = api.client();
+    await askCode(client, n);
+    const verified = await client.post<MobileVerifyResult>('/_api/auth/mobile/verify', {
+      mobile: n,
+      code: double.lastCode(e164(n)),
+    });
+    const made = await client.post<UserResponse>('/_api/auth/mobile/sign-up', {
+      ticket: (verified.body as { ticket: string }).ticket,
+      displayName: 'Selvi',
+    });
+    expect(made.status).toBe(201);
+    // Its password, set by a code to its number.
+    api.clock.advance(31_000);
+    await askCode(api.client(), n, '/_api/auth/password-reset/code');
+    const reset = await api.client().post('/_api/auth/password-reset', {
+      mobile: n,
+      code: double.lastCode(e164(n)),
+      newPassword: 'Kolam#Evening7',
+      confirmNewPassword: 'Kolam#Evening7',
+    });
+    expect(reset.status).toBe(200);
+
+    // The number in any form mobile sign-in takes, with the password: signed in as that account.
+    for (const typed of [n, `+91 ${n.slice(0, 5)} ${n.slice(5)}`, `0${n}`, `91-${n}`]) {
+      const browser = api.client();
+      const res = await browser.post<UserResponse>('/_api/auth/login_with_password', {
+        email: typed,
+        password: 'Kolam#Evening7',
+      });
+      expect(res.status, typed).toBe(200);
+      expect(res.body.user.id).toBe(made.body.user.id);
+      expect((await browser.get<{ user: { id: number } }>('/_api/auth/session')).body.user.id).toBe(
+        made.body.user.id,
+      );
+    }
+    // A wrong password is the same refusal as for an e-mail; a number that is no Indian mobile says so.
+    const wrong = await api.client().post('/_api/auth/login_with_password', { email: n, password: 'nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ error: ACCOUNT_MESSAGES.invalidCredentials, code: 'invalid_credentials' });
+    const bad = await api.client().post('/_api/auth/login_with_password', { email: '12345', password: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      error: ACCOUNT_MESSAGES.loginMobileInvalid,
+      issues: [{ path: 'email', message: ACCOUNT_MESSAGES.loginMobileInvalid }],
+    });
+    // A number no account has verified signs nobody in.
+    const unknown = await api.client().post('/_api/auth/login_with_password', {
+      email: newNumber(),
+      password: 'Kolam#Evening7',
+    });
+    expect(unknown.status).toBe(401);
   });
 
   it('a number without an account gets the same answer and no code', async () => {

@@ -111,7 +111,7 @@ describe('POST /_api/products/create', () => {
         makingCharges: '8500',
         stoneCharges: 0,
         discountAmount: '1000.00',
-        gstAmount: '3750.02',
+        gstAmount: '3640.79',
         sizeAvailable: ['16 in', '18 in', '16 in'],
         isCustomMade: true,
         // Gold of 2 g or more carries its hallmark ID (issue #25, docs/product-rules.md §10).
@@ -131,7 +131,7 @@ describe('POST /_api/products/create', () => {
       gemstoneTotalCount: 12,
       makingCharges: '8500.00',
       stoneCharges: '0.00',
-      // What the answer shows is the GST inside the price, as the invoice computes it (#40), not the typed figure.
+      // The GST inside the price, as the invoice computes it (#40); a figure that disagrees is refused (#49).
       gstAmount: '3640.79',
       sizeAvailable: ['16 in', '18 in'],
       isCustomMade: true,
@@ -167,7 +167,7 @@ describe('POST /_api/products/create', () => {
       diamonds_type: 'None',
       gemstone_total_count: 12,
       gemstone_type: 'Ruby',
-      gst_text: '3750.02',
+      gst_text: '3640.79',
       is_custom_made: true,
       deleted_at: null,
     });
@@ -421,6 +421,68 @@ describe('POST /_api/products/update', () => {
     expect((await api.client().post('/_api/products/update', { id: a.id, name: 'Visitor' })).status).toBe(
       401,
     );
+  });
+});
+
+describe('the GST beside the price (issue #49)', () => {
+  const gstOf = async (id: number) =>
+    (
+      (await api.db.knex('products').where({ id }).first(api.db.knex.raw('gst_amount::text as gst'))) as {
+        gst: string;
+      }
+    ).gst;
+  const MISMATCH =
+    'The GST inside a price of ₹10,300 is ₹300 (3%, included in the price). Enter 300.00 or leave GST empty.';
+
+  it('refuses a GST figure that disagrees with the price, naming the right one on the field; writes nothing', async () => {
+    const { seller, client } = await sellerClient();
+    const name = `GST check ${crypto.randomBytes(3).toString('hex')}`;
+    const res = await client.post<CreateBody>(
+      '/_api/products/create',
+      product({ name, price: '10300', gstAmount: '500' }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      error: MISMATCH,
+      code: 'gst_mismatch',
+      issues: [{ path: 'gstAmount', message: MISMATCH }],
+    });
+    expect(await api.db.knex('products').where({ seller_id: seller.id, name }).first('id')).toBeUndefined();
+
+    // The right figure, or none: saved, with the GST inside the price stored beside it.
+    const right = await client.post<CreateBody>(
+      '/_api/products/create',
+      product({ name, price: '10300', gstAmount: '300.00' }),
+    );
+    expect(right.status).toBe(201);
+    expect(await gstOf(right.body.productId)).toBe('300.00');
+    const none = await client.post<CreateBody>('/_api/products/create', product({ name, price: '10300' }));
+    expect(none.status).toBe(201);
+    expect(await gstOf(none.body.productId)).toBe('300.00');
+  });
+
+  it('checks an edit against the price it leaves, and follows a new price', async () => {
+    const { client } = await sellerClient();
+    const created = await client.post<CreateBody>('/_api/products/create', product({ price: '10300' }));
+    const id = created.body.productId;
+    const alone = await client.post('/_api/products/update', { id, gstAmount: '500' });
+    expect(alone.status).toBe(422);
+    expect(alone.body).toMatchObject({ code: 'gst_mismatch', error: MISMATCH });
+    // A new price with the old GST: refused, and the price stays.
+    const stale = await client.post('/_api/products/update', { id, price: '20600', gstAmount: '300' });
+    expect(stale.status).toBe(422);
+    expect(stale.body).toMatchObject({ code: 'gst_mismatch', issues: [{ path: 'gstAmount' }] });
+    const kept = (await api.db
+      .knex('products')
+      .where({ id })
+      .first(api.db.knex.raw('price::text as price'))) as {
+      price: string;
+    };
+    expect(kept.price).toBe('10300.00');
+    // A new price alone: its GST is stored beside it.
+    const moved = await client.post('/_api/products/update', { id, price: '20600' });
+    expect(moved.status).toBe(200);
+    expect(await gstOf(id)).toBe('600.00');
   });
 });
 

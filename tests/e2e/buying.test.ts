@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pieceFigures, sumFigures, type PieceFigureInput } from '../../api/contract/figures';
+import { formatInr } from '../../api/contract/money';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi, uniqueEmail } from './support/accounts';
 import { baseUrl, expectAccessible, launchBrowser, newContext, phoneIn } from './support/browser';
 
@@ -13,6 +15,9 @@ interface ListedProduct {
   stockQuantity: number | null;
   price: string;
   gstAmount: string | null;
+  makingCharges: string | null;
+  stoneCharges: string | null;
+  rateLinked: PieceFigureInput['rateLinked'];
 }
 interface OrderDetails {
   id: number;
@@ -103,6 +108,59 @@ async function addThroughDialog(page: Page, product: ListedProduct) {
 }
 
 describe('buying as a new customer', () => {
+  it('shows what each price is made of, GST included, in the cart and at checkout on a phone, in English and Tamil (issue #49)', async () => {
+    const money = (p: number) => formatInr(p / 100);
+    for (const language of ['en', 'ta'] as const) {
+      const piece = pick((p) => (p.stockQuantity ?? 0) > 3 && Number(p.price) < 90_000);
+      const figures = pieceFigures(piece);
+      const sum = sumFigures([{ figures, quantity: 2 }]);
+      const context = await phoneIn(browser, language);
+      await registerViaApi(context);
+      await addViaApi(context, piece.id, 2);
+      const page = await context.newPage();
+      await page.goto('/marketplace');
+      const panel = await openCart(page);
+      // The summary adds up on the screen: metal + making (+ stones) = before GST; + GST = total.
+      await expect.poll(() => panel.getByTestId('cart-figures-gst').textContent()).toBe(money(sum.gst));
+      await expect(panel.getByTestId('cart-figures-before-gst').textContent()).resolves.toBe(
+        money(sum.beforeGst),
+      );
+      await expect(panel.getByTestId('cart-total').textContent()).resolves.toBe(money(sum.total));
+      // A piece without stones has no "Stones ₹0" row.
+      await expect(panel.getByTestId('cart-figures-stones').count()).resolves.toBe(sum.stones > 0 ? 1 : 0);
+      // One piece's figures behind the line's disclosure.
+      await panel.getByTestId('cart-line-figures-details').locator('summary').click();
+      await expect(panel.getByTestId('cart-line-figures-gst').textContent()).resolves.toBe(
+        money(figures.gst),
+      );
+      await expect(panel.getByTestId('cart-line-figures-total').textContent()).resolves.toBe(
+        money(figures.total),
+      );
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(
+        360,
+      );
+      await expectAccessible(page, `cart with its figures (${language}, 360)`);
+      await page.keyboard.press('Escape');
+
+      await page.goto('/checkout');
+      await page.getByTestId('checkout-figures-gst').waitFor();
+      await expect(page.getByTestId('checkout-figures-gst').textContent()).resolves.toBe(money(sum.gst));
+      await expect(page.getByTestId('checkout-figures-metal').count()).resolves.toBe(
+        figures.kind === 'rate' || figures.making > 0 || figures.stones > 0 ? 1 : 0,
+      );
+      await expect(page.getByTestId('checkout-total').textContent()).resolves.toBe(money(sum.total));
+      const gstLabel = language === 'en' ? 'GST 3% (included)' : 'ஜிஎஸ்டி 3% (சேர்க்கப்பட்டது)';
+      await expect(
+        page.getByTestId('checkout-figures-gst').locator('xpath=preceding-sibling::dt').textContent(),
+      ).resolves.toBe(gstLabel);
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(
+        360,
+      );
+      await expectAccessible(page, `checkout with its figures (${language}, 360)`);
+      await context.close();
+    }
+  });
+
   it('registers, fills a cart from two shops up to stock, checks out with cash on delivery, prints an invoice, then sees it all in Tamil', async () => {
     // Cash on delivery is offered below ₹2,00,000 an order (docs/product-rules.md "Payments").
     const low = pick(
@@ -202,10 +260,17 @@ describe('buying as a new customer', () => {
     await cards.first().getByText('Pay on delivery').waitFor();
     await expectAccessible(page, '/orders');
 
-    // The invoice of the first order: totals per docs/product-rules.md §9, checked against the order's items.
+    // The first order (cash on delivery, unpaid): an order, not an invoice (issue #49); its totals per
+    // docs/product-rules.md §9, checked against the order's items.
+    await expect(
+      cards
+        .first()
+        .getByRole('link', { name: /View invoice/ })
+        .count(),
+    ).resolves.toBe(0);
     await cards
       .first()
-      .getByRole('link', { name: /View Invoice/ })
+      .getByRole('link', { name: /View order/ })
       .click();
     await page.waitForURL((u) => /^\/orders\/\d+$/.test(u.pathname));
     const orderId = Number(new URL(page.url()).pathname.split('/').pop());
@@ -214,7 +279,9 @@ describe('buying as a new customer', () => {
     };
     const subtotal = details.order.items.reduce((s, i) => s + paise(i.price) * i.quantity, 0);
     const gst = details.order.items.reduce((s, i) => s + paise(i.gstAmount) * i.quantity, 0);
-    await page.getByRole('heading', { name: 'Invoice', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Order', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Print order' }).waitFor();
+    await expect(page.getByRole('button', { name: /Print invoice/i }).count()).resolves.toBe(0);
     await expect(page.getByTestId('invoice-subtotal').textContent()).resolves.toBe(inr(subtotal));
     await expect(page.getByTestId('invoice-gst').textContent()).resolves.toBe(inr(gst));
     await expect(page.getByTestId('invoice-total').textContent()).resolves.toBe(
@@ -229,7 +296,7 @@ describe('buying as a new customer', () => {
     await expect(page.locator('[data-invoice]').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('invoice-total').isVisible()).resolves.toBe(true);
     await expect(header(page).isVisible()).resolves.toBe(false);
-    await expect(page.getByRole('button', { name: 'Print Invoice' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Print order' }).isVisible()).resolves.toBe(false);
     await expect(page.getByRole('link', { name: 'Back to Orders' }).isVisible()).resolves.toBe(false);
     await page.emulateMedia({ media: 'screen' });
     await expect(header(page).isVisible()).resolves.toBe(true);

@@ -172,7 +172,7 @@ describe('a server without mobile sign-in', () => {
     );
     const page = await context.newPage();
     await page.goto('/customer/login');
-    await page.getByLabel('Email', { exact: true }).waitFor();
+    await page.getByLabel('Email or mobile number', { exact: true }).waitFor();
     await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
     await page.waitForTimeout(500);
     await expect(page.getByRole('textbox', { name: en.auth.mobile.numberLabel }).count()).resolves.toBe(0);

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json';
 import ta from '../../locales/ta.json';
-import { baseUrl, expectAccessible, launchBrowser, twilioUrl } from './support/browser';
+import { baseUrl, expectAccessible, launchBrowser, phoneIn, twilioUrl } from './support/browser';
 
 /**
  * Issue #37 on a Tamil phone (360 × 640): a new customer signs in with a mobile number and the code the Twilio
@@ -134,5 +135,86 @@ describe('mobile sign-in on a Tamil phone', () => {
     ).messages;
     expect(message).toContain('பணம் பெறப்பட்டது');
     await context.close();
+  });
+});
+
+describe('a mobile-only account with a password (issue #49)', () => {
+  it('signs in with its number and password on a phone in English and Tamil; checkout pre-fills the verified number', async () => {
+    const digits = `8${String(Date.now()).slice(-9)}`;
+    const e164 = `+91${digits}`;
+    const password = 'Kolam#Evening7';
+    const setup = await phoneIn(browser, 'en');
+    const post = async (path: string, data: unknown, status: number) => {
+      const res = await setup.request.post(path, { data, headers: { Origin: baseUrl() } });
+      expect(res.status(), await res.text()).toBe(status);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const codeFor = async (not?: string) => {
+      let code: string | null = null;
+      await expect
+        .poll(async () => {
+          code = (await double<{ code: string | null }>(`/_double/codes?to=${encodeURIComponent(e164)}`))
+            .code;
+          return code !== null && code !== not;
+        })
+        .toBe(true);
+      return code!;
+    };
+    // Signed up with a code (no e-mail, no password), then a password set by a code to the number.
+    await post('/_api/auth/mobile/code', { mobile: digits, channel: 'sms' }, 200);
+    const first = await codeFor();
+    const verified = await post('/_api/auth/mobile/verify', { mobile: digits, code: first }, 200);
+    const made = (
+      await post('/_api/auth/mobile/sign-up', { ticket: verified.ticket, displayName: 'Selvi' }, 201)
+    ).user as { id: number };
+    await post('/_api/auth/password-reset/code', { mobile: digits, channel: 'sms' }, 200);
+    const second = await codeFor(first);
+    await post(
+      '/_api/auth/password-reset',
+      { mobile: digits, code: second, newPassword: password, confirmNewPassword: password },
+      200,
+    );
+    await setup.close();
+
+    const list = (await (
+      await fetch(`${baseUrl()}/_api/products/list?page=1&limit=100&maxPrice=50000`)
+    ).json()) as {
+      products: { id: number; stockQuantity: number | null }[];
+    };
+    const piece = list.products.find((p) => (p.stockQuantity ?? 10) > 2)!;
+    for (const [language, words] of [
+      ['en', en],
+      ['ta', ta],
+    ] as const) {
+      const context = await phoneIn(browser, language);
+      const page = await context.newPage();
+      await page.goto('/customer/login');
+      await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+      // The number as people write it, with the password: no e-mail needed.
+      await page
+        .getByLabel(words.auth.fields.emailOrMobile, { exact: true })
+        .fill(`0${digits.slice(0, 5)} ${digits.slice(5)}`);
+      await page.getByLabel(words.auth.fields.password, { exact: true }).fill(password);
+      await expect(page.evaluate(noOverflow)).resolves.toBe(true);
+      await expectAccessible(page, `login with a mobile number (${language}, 360)`);
+      await page.getByRole('button', { name: words.auth.login.submit, exact: true }).last().click();
+      await page.waitForURL((u) => u.pathname !== '/customer/login');
+      const session = (await (await context.request.get('/_api/auth/session')).json()) as {
+        user: { id: number } | null;
+      };
+      expect(session.user?.id).toBe(made.id);
+
+      // Checkout's phone is the verified number.
+      const added = await context.request.post('/_api/cart/add', {
+        data: { productId: piece.id, quantity: 1 },
+        headers: { Origin: baseUrl() },
+      });
+      expect(added.status(), await added.text()).toBe(200);
+      await page.goto('/checkout');
+      const phoneField = page.getByLabel(words.checkout.fields.customerPhone, { exact: true });
+      await expect.poll(() => phoneField.inputValue()).toBe(`+91 ${digits.slice(0, 5)} ${digits.slice(5)}`);
+      await expectAccessible(page, `checkout with the verified number (${language}, 360)`);
+      await context.close();
+    }
   });
 });

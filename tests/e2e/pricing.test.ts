@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productPath } from '../../api/contract/catalog';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
-import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
+import { pieceFigures, type PieceFigureInput } from '../../api/contract/figures';
+import { formatInr } from '../../api/contract/money';
+import { baseUrl, expectAccessible, launchBrowser, newContext, phoneIn } from './support/browser';
 
 let browser: Browser;
 let png: string;
@@ -160,5 +162,45 @@ describe('rate-linked pricing on the product page (issue #25)', () => {
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
     await customer.close();
+  });
+});
+
+describe('every piece’s figures (issue #49)', () => {
+  it('a fixed-price piece shows its price before GST and its GST on a phone, in English and Tamil', async () => {
+    type Listed = PieceFigureInput & { id: number; name: string };
+    const res = await fetch(`${baseUrl()}/_api/products/list?limit=100&page=1`);
+    const listed = ((await res.json()) as { products: Listed[] }).products;
+    const fixed = listed.find((p) => p.rateLinked === null);
+    if (!fixed) throw new Error('the demo catalogue has no fixed-price piece');
+    const f = pieceFigures(fixed);
+    expect(f.kind).toBe('fixed');
+    const money = (p: number) => formatInr(p / 100);
+    for (const [language, gstLabel] of [
+      ['en', 'GST 3%'],
+      ['ta', 'ஜிஎஸ்டி 3%'],
+    ] as const) {
+      const context = await phoneIn(browser, language);
+      const page = await context.newPage();
+      await page.goto(productPath(fixed));
+      const breakdown = page.getByTestId('price-breakdown');
+      await breakdown.waitFor();
+      await expect(
+        breakdown.getByTestId('price-breakdown-subtotal').locator('dd').textContent(),
+      ).resolves.toBe(money(f.beforeGst));
+      const gst = breakdown.getByTestId('price-breakdown-gst');
+      await expect(gst.locator('dd').textContent()).resolves.toBe(money(f.gst));
+      // In the reader's language once the page's strings are in (the breakdown's area loads with the page).
+      await expect.poll(() => gst.locator('dt').textContent()).toBe(gstLabel);
+      await expect(breakdown.textContent()).resolves.toContain(money(f.total));
+      // No "Stones ₹0" row.
+      await expect(breakdown.getByTestId('price-breakdown-stones').count()).resolves.toBe(
+        f.stones > 0 ? 1 : 0,
+      );
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(
+        360,
+      );
+      await expectAccessible(page, `fixed-price piece's breakdown (${language}, 360)`);
+      await context.close();
+    }
   });
 });

@@ -20,7 +20,10 @@ import {
   splitGst,
   stateCodeOf,
   taxableFromInclusive,
+  gstInInclusive,
 } from '../../api/contract/pricing';
+import { pieceFigures, sumFigures } from '../../api/contract/figures';
+import { fromPaise } from '../../api/contract/money';
 
 /** The inverse of numberInWords, for the round trip (a test helper, not product code). */
 function wordsToNumber(words: string): number {
@@ -241,5 +244,85 @@ describe('the GST state list', () => {
     expect(GST_STATES[GST_STATE_CODES[0]]).toBe('Jammu and Kashmir');
     expect([...GST_STATE_CODES]).toEqual(Object.keys(GST_STATES).sort((a, b) => Number(a) - Number(b)));
     expect(new Set(GST_STATE_CODES).size).toBe(Object.keys(GST_STATES).length);
+  });
+});
+
+describe('pieceFigures: every figure checkable (issue #49)', () => {
+  it('gives a rate-linked piece its metal, making and stones, adding up to its price', () => {
+    const b = priceBreakdown({
+      ratePaisePerGram: 650_000,
+      netWeightMg: 10_500,
+      makingType: 'percent',
+      makingHundredths: 1200,
+      stonePaise: 0,
+    });
+    const f = pieceFigures({
+      price: fromPaise(b.total),
+      makingCharges: null,
+      stoneCharges: null,
+      rateLinked: {
+        netWeight: '10.500',
+        makingType: 'percent',
+        makingValue: '12.00',
+        ratePerGram: '6500.00',
+      },
+    });
+    expect(f).toEqual({
+      kind: 'rate',
+      metal: b.metalValue,
+      making: b.making,
+      stones: 0,
+      beforeGst: b.subtotal,
+      gst: b.gst,
+      total: b.total,
+    });
+    expect(f.gst).toBe(gstInInclusive(f.total));
+  });
+
+  it('reads a fixed price as the invoice does, with what the jeweller stated when it fits', () => {
+    const f = pieceFigures({
+      price: '10300.00',
+      makingCharges: '1000',
+      stoneCharges: '500.00',
+      rateLinked: null,
+    });
+    expect(f).toEqual({
+      kind: 'fixed',
+      metal: 850_000,
+      making: 100_000,
+      stones: 50_000,
+      beforeGst: 1_000_000,
+      gst: 30_000,
+      total: 1_030_000,
+    });
+    // Stated parts larger than the price before GST are not shown: only the price before GST and the GST.
+    expect(
+      pieceFigures({ price: '103.00', makingCharges: '500', stoneCharges: null, rateLinked: null }),
+    ).toEqual({
+      kind: 'fixed',
+      metal: 10_000,
+      making: 0,
+      stones: 0,
+      beforeGst: 10_000,
+      gst: 300,
+      total: 10_300,
+    });
+  });
+
+  it('sums lines × quantity, each sum adding up to the total', () => {
+    const a = pieceFigures({ price: '1234.50', makingCharges: null, stoneCharges: null, rateLinked: null });
+    const b = pieceFigures({
+      price: '10300.00',
+      makingCharges: '1000',
+      stoneCharges: null,
+      rateLinked: null,
+    });
+    const s = sumFigures([
+      { figures: a, quantity: 3 },
+      { figures: b, quantity: 2 },
+    ]);
+    expect(s.total).toBe(123_450 * 3 + 1_030_000 * 2);
+    expect(s.metal + s.making + s.stones).toBe(s.beforeGst);
+    expect(s.beforeGst + s.gst).toBe(s.total);
   });
 });

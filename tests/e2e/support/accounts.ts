@@ -55,7 +55,7 @@ export async function registerViaApi(
 
 /** Logs in through a login page's form (the Log In tab is the default). */
 export async function loginThroughForm(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Email or mobile number', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In', exact: true }).last().click();
 }

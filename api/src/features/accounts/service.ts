@@ -107,9 +107,13 @@ export async function loginWithPassword(
   );
   if (!pair.allowed) throw tooManySeconds(M.loginSlowDown, pair.retryAfterMs);
 
-  const row = (await db('users')
-    .whereRaw('lower(email) = ?', [email])
-    .first(...USER_COLUMNS, 'password_hash')) as (UserRow & { password_hash: string }) | undefined;
+  // An e-mail, or a verified mobile number (+91…, as LoginSchema normalised it: issue #49).
+  const byMobile = email.startsWith('+');
+  const row = (await (
+    byMobile
+      ? db('users').where({ mobile: email }).whereNotNull('mobile_verified_at')
+      : db('users').whereRaw('lower(email) = ?', [email])
+  ).first(...USER_COLUMNS, 'password_hash')) as (UserRow & { password_hash: string }) | undefined;
   let ok = false;
   if (row) ok = await verifyPassword(row.password_hash, input.password);
   else await verifyAgainstDummy(input.password);

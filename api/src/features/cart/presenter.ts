@@ -1,5 +1,7 @@
 import { type Cart } from '../../../contract/cart';
+import { pieceFigures } from '../../../contract/figures';
 import { fromPaise, toPaise } from '../../../contract/money';
+import { presentPricing, type ProductRow } from '../catalog/presenter';
 
 /** A cart line joined with its product and shop, as getCart selects it. */
 export interface CartLineRow {
@@ -19,6 +21,16 @@ export interface CartLineRow {
   /** The customer's active hold of this product (a call's hold), if any. */
   hold_id: number | null;
   hold_expires_at: Date | string | null;
+  /** What the line's price is made of (issue #49): the product's pricing columns. */
+  making_charges: string | null;
+  stone_charges: string | null;
+  pricing_mode: ProductRow['pricing_mode'];
+  metal: string | null;
+  metal_purity: string | null;
+  net_weight_g: string | null;
+  making_type: string | null;
+  making_value: string | null;
+  metal_rate: string | null;
 }
 
 /** Maps cart lines to the API's Cart; the total counts available lines only, summed in integer paise. */
@@ -42,6 +54,12 @@ export function presentCart(rows: CartLineRow[]): Cart {
       lineTotal: r.line_total,
       priceAtAdd: r.price_at_add,
       priceChanged: r.price_at_add !== null && toPaise(r.price_at_add) !== toPaise(r.price),
+      figures: pieceFigures({
+        price: r.price,
+        makingCharges: r.making_charges,
+        stoneCharges: r.stone_charges,
+        rateLinked: presentPricing(r).rateLinked,
+      }),
       hold:
         r.hold_id === null || r.hold_expires_at === null
           ? null

@@ -36,6 +36,9 @@ export async function readCartWithSession(
       select: `select ci.id as cart_item_id, ci.product_id, ci.quantity, p.name, p.price, p.stock_quantity,
                       p.seller_id, sp.shop_name, (p.price * ci.quantity) as line_total,
                       ci.price_at_add::text as price_at_add,
+                      p.making_charges::text as making_charges, p.stone_charges::text as stone_charges,
+                      p.pricing_mode, p.metal, p.metal_purity, p.net_weight_g::text as net_weight_g,
+                      p.making_type, p.making_value::text as making_value, p.metal_rate::text as metal_rate,
                       (p.deleted_at is null and sp.is_approved is true
                         and (p.stock_quantity is null or p.stock_quantity > 0 or h.id is not null)) as available,
                       (select pi.card_url from product_images pi where pi.product_id = p.id

@@ -25,6 +25,8 @@ export interface OrderRow {
   paid_at: Date | string | null;
   pay_before: Date | string | null;
   buyer_pan_masked: string | null;
+  /** The order's tax invoice has been issued (docs/product-rules.md §10). */
+  invoiced: boolean;
   cancel_reason: CancelReason | null;
   cancel_note: string | null;
   refund_status: 'pending' | 'processed' | 'failed' | null;
@@ -133,6 +135,7 @@ export function presentOrder(
       ? { status: row.refund_status, amountPaise: Number(row.refund_amount_paise) }
       : null,
     buyerPanMasked: row.buyer_pan_masked,
+    invoiced: row.invoiced,
     customer: {
       id: row.customer_id,
       displayName: row.customer_display_name,

@@ -35,6 +35,7 @@ const ORDER_COLUMNS = `
   o.payment_method, o.payment_status, o.paid_at, o.pay_before, o.buyer_pan_masked, o.cancel_reason, o.cancel_note,
   (select r.status from refunds r where r.order_id = o.id) as refund_status,
   (select r.amount_paise from refunds r where r.order_id = o.id) as refund_amount_paise,
+  exists (select 1 from invoices i where i.order_id = o.id and i.kind = 'invoice') as invoiced,
   o.customer_id, u.display_name as customer_display_name,
   u.email as customer_email, o.seller_id, sp.shop_name, sp.gst_number, sp.shop_address,
   sp.city as seller_city, sp.state as seller_state, sp.pincode as seller_pincode, sp.phone as seller_phone`;

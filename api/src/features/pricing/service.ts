@@ -8,12 +8,14 @@ import {
 } from '../../../contract/invoices';
 import {
   defaultInvoicePrefix,
+  gstInInclusive,
   HUID_REQUIRED_FROM_MG,
   METAL_PURITIES,
   type Metal,
   type MetalPurity,
 } from '../../../contract/pricing';
-import { badRequest } from '../../http/errors';
+import { formatInr, fromPaise, toPaise } from '../../../contract/money';
+import { AppError, badRequest } from '../../http/errors';
 
 /**
  * Rate-linked prices (docs/product-rules.md §10, the arithmetic of api/contract/pricing.ts in SQL). Every
@@ -119,6 +121,34 @@ export async function applyPricingRules(
       { path: 'huid', message: PRICING_MESSAGES.huidRequired },
     ]);
   }
+}
+
+/**
+ * The GST stored beside a product's price is the GST inside that price, as the invoice reads it
+ * (docs/product-rules.md §20.1): a figure the seller gave that disagrees is refused (422 gst_mismatch, on the
+ * gstAmount field, naming the right figure), and the stored figure is set from the price. Runs after the price
+ * is set (applyPricingRules), in the write's transaction, so a refusal writes nothing.
+ */
+export async function settleGst(
+  trx: Knex,
+  productId: number,
+  given: string | null | undefined,
+): Promise<void> {
+  const row = (await trx('products').where({ id: productId }).first(trx.raw('price::text as price'))) as
+    { price: string } | undefined;
+  if (!row) return;
+  const pricePaise = toPaise(row.price);
+  const expected = gstInInclusive(pricePaise);
+  if (given !== null && given !== undefined && toPaise(given) !== expected) {
+    const message = PRICING_MESSAGES.gstMismatch
+      .replace('{price}', formatInr(pricePaise / 100))
+      .replace('{gst}', formatInr(expected / 100))
+      .replace('{expected}', fromPaise(expected));
+    throw new AppError(422, 'gst_mismatch', message, [{ path: 'gstAmount', message }]);
+  }
+  await trx('products')
+    .where({ id: productId })
+    .update({ gst_amount: fromPaise(expected) });
 }
 
 interface RateRow {

@@ -13,7 +13,7 @@ import { MEDIA_PATH_PREFIX } from '../../../contract/media';
 import type { SessionUser } from '../../http/context';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
 import { ingestImage, storeCertificate, storeTryOnImage } from '../media/service';
-import { applyPricingRules } from '../pricing/service';
+import { applyPricingRules, settleGst } from '../pricing/service';
 import { findProfileByUser } from './service';
 
 /** Options of the media pipeline that product mutations pass on. */
@@ -328,6 +328,7 @@ export async function createProduct(
         .returning('id')) as { id: number }[];
       await writeImages(trx, row.id, stored);
       await applyPricingRules(trx, row.id, now, true);
+      await settleGst(trx, row.id, fields.gstAmount);
       return row.id;
     });
   });
@@ -416,6 +417,7 @@ export async function updateProduct(
       if (stored) await writeImages(trx, id, stored);
       const touchesHuid = HUID_FIELDS.some((f) => fields[f] !== undefined);
       await applyPricingRules(trx, id, now, touchesHuid);
+      await settleGst(trx, id, fields.gstAmount);
     });
   });
   return id;

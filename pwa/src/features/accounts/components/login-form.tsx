@@ -12,7 +12,7 @@ import { MobileSignIn } from './mobile-sign-in';
 
 type LoginField = 'email' | 'password';
 
-/** Email and password sign-in, validated with the contract's LoginSchema. */
+/** E-mail (or mobile number) and password sign-in, validated with the contract's LoginSchema. */
 export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
   const { t } = useTranslation();
   const login = useLoginMutation();
@@ -52,13 +52,17 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: User) => void }) {
     <>
       <form noValidate onSubmit={onSubmit} className="space-y-4">
         <FormAlert message={formError} />
+        {/* The e-mail or the verified mobile number (issue #49): a mobile-only account that set a password
+            signs in with its number. */}
         <InputField
-          label={t('auth.fields.email')}
+          label={t('auth.fields.emailOrMobile')}
           error={errors.email}
           name="email"
-          type="email"
-          autoComplete="email"
+          type="text"
+          autoComplete="username"
           inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
           value={values.email}
           onChange={(e) => set('email', e.target.value)}
         />

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LIMITS } from '../../../../../api/contract/constants';
 import type { CartItem } from '../../../../../api/contract/cart';
+import { sumFigures } from '../../../../../api/contract/figures';
+import { LineFigures, PriceFigureRows } from '../../../components/price-figures';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ProductThumb } from '../../../components/ui/product-thumb';
@@ -101,10 +103,11 @@ function CartBody({ onClose }: { onClose: () => void }) {
       <div className="border-t border-stone-200 bg-stone-50 px-5 py-4">
         <h3 className="sr-only">{t('cart.summary')}</h3>
         <dl className="space-y-1.5 text-sm">
-          <div className="flex justify-between">
-            <dt className="text-muted">{t('cart.subtotal')}</dt>
-            <dd className="font-medium text-ink">{formatPrice(totalAmount)}</dd>
-          </div>
+          {/* What the total is made of, GST included (issue #49): the available lines' figures summed. */}
+          <PriceFigureRows
+            figures={sumFigures(items.filter((i) => i.available))}
+            testIdPrefix="cart-figures"
+          />
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.shipping')}</dt>
             <dd className="font-medium text-green-800">{t('common.shippingFree')}</dd>
@@ -186,6 +189,7 @@ function CartLine({ item }: { item: CartItem }) {
                 price: formatPrice(item.price, t('common.priceNotAvailable')),
               })}
             </p>
+            {item.available && <LineFigures figures={item.figures} testIdPrefix="cart-line-figures" />}
             {item.priceChanged && item.priceAtAdd && (
               <p role="note" className="text-xs font-medium text-amber-800" data-testid="cart-price-changed">
                 {t('cart.priceChanged', {

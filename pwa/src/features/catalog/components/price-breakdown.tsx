@@ -2,7 +2,7 @@ import { BadgeCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { formatInr, toPaise } from '../../../../../api/contract/money';
 import type { Product } from '../../../../../api/contract/catalog';
-import { gramsToMg, priceBreakdown } from '../../../../../api/contract/pricing';
+import { pieceFigures } from '../../../../../api/contract/figures';
 
 const inr = (paise: number) => formatInr(paise / 100);
 
@@ -10,41 +10,47 @@ const inr = (paise: number) => formatInr(paise / 100);
 const trim = (v: string) => (v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v);
 
 /**
- * A rate-linked product's price breakdown (docs/product-rules.md §10): metal (purity, net and gross weight, the
- * rate, the value), making charge, stones, subtotal, GST 3 %, total, computed with the contract's arithmetic
- * from the rate the price was set from.
+ * A product's price breakdown (docs/product-rules.md §10, §20.1), on every piece's page. A rate-linked piece:
+ * metal (purity, net and gross weight, the rate, the value), making charge, stones, subtotal, GST 3 %, total,
+ * computed with the contract's arithmetic from the rate the price was set from. A fixed-price piece: the making
+ * charge and stones the jeweller stated (when they fit), the rest as metal and other value, the price before
+ * GST and the GST inside the price, as the invoice reads them (api/contract/figures.ts). A stones row of ₹0 is
+ * not shown.
  */
 export function PriceBreakdown({ product }: { product: Product }) {
   const { t } = useTranslation();
   const r = product.rateLinked;
-  if (!r) return null;
-  const b = priceBreakdown({
-    ratePaisePerGram: toPaise(r.ratePerGram),
-    netWeightMg: gramsToMg(r.netWeight),
-    makingType: r.makingType,
-    makingHundredths: toPaise(r.makingValue),
-    stonePaise: product.stoneCharges ? toPaise(product.stoneCharges) : 0,
-  });
-  const metal = t(`catalog.pricing.metals.${r.metal}`);
-  const rows: [string, string, string?][] = [
-    [
-      t('catalog.pricing.metalValue', { metal, purity: r.purity }),
-      inr(b.metalValue),
-      t('catalog.pricing.metalDetail', {
-        net: trim(r.netWeight),
-        rate: formatInr(toPaise(r.ratePerGram) / 100),
-      }),
-    ],
-    [
-      r.makingType === 'percent'
-        ? t('catalog.pricing.makingPercent', { value: trim(r.makingValue) })
-        : t('catalog.pricing.makingPerGram', { value: formatInr(toPaise(r.makingValue) / 100) }),
-      inr(b.making),
-    ],
-    [t('catalog.pricing.stones'), inr(b.stones)],
-    [t('catalog.pricing.subtotal'), inr(b.subtotal)],
-    [t('catalog.pricing.gst'), inr(b.gst)],
-  ];
+  const f = pieceFigures(product);
+  const rows: [string, string, string, string?][] = [];
+  if (r && f.kind === 'rate') {
+    const metal = t(`catalog.pricing.metals.${r.metal}`);
+    rows.push(
+      [
+        'metal',
+        t('catalog.pricing.metalValue', { metal, purity: r.purity }),
+        inr(f.metal),
+        t('catalog.pricing.metalDetail', {
+          net: trim(r.netWeight),
+          rate: formatInr(toPaise(r.ratePerGram) / 100),
+        }),
+      ],
+      [
+        'making',
+        r.makingType === 'percent'
+          ? t('catalog.pricing.makingPercent', { value: trim(r.makingValue) })
+          : t('catalog.pricing.makingPerGram', { value: formatInr(toPaise(r.makingValue) / 100) }),
+        inr(f.making),
+      ],
+    );
+  } else if (f.making > 0 || f.stones > 0) {
+    rows.push(['metal', t('catalog.pricing.metalOther'), inr(f.metal)]);
+    if (f.making > 0) rows.push(['making', t('catalog.pricing.making'), inr(f.making)]);
+  }
+  if (f.stones > 0) rows.push(['stones', t('catalog.pricing.stones'), inr(f.stones)]);
+  rows.push(
+    ['subtotal', t('catalog.pricing.subtotal'), inr(f.beforeGst)],
+    ['gst', t('catalog.pricing.gst'), inr(f.gst)],
+  );
   return (
     <section
       aria-labelledby="price-breakdown"
@@ -55,8 +61,8 @@ export function PriceBreakdown({ product }: { product: Product }) {
         {t('catalog.pricing.title')}
       </h2>
       <dl className="space-y-1">
-        {rows.map(([label, value, detail]) => (
-          <div key={label} className="flex justify-between gap-3">
+        {rows.map(([id, label, value, detail]) => (
+          <div key={id} className="flex justify-between gap-3" data-testid={`price-breakdown-${id}`}>
             <dt className="text-muted">
               {label}
               {detail && <span className="block text-xs">{detail}</span>}
@@ -66,15 +72,17 @@ export function PriceBreakdown({ product }: { product: Product }) {
         ))}
         <div className="flex justify-between gap-3 border-t border-stone-200 pt-1 font-semibold">
           <dt>{t('catalog.pricing.total')}</dt>
-          <dd className="tabular-nums">{inr(b.total)}</dd>
+          <dd className="tabular-nums">{inr(f.total)}</dd>
         </div>
       </dl>
-      {product.weight !== null && (
+      {r && f.kind === 'rate' && product.weight !== null && (
         <p className="mt-2 text-xs text-muted">
           {t('catalog.pricing.weights', { net: trim(r.netWeight), gross: String(product.weight) })}
         </p>
       )}
-      <p className="mt-1 text-xs text-muted">{t('catalog.pricing.rateNote')}</p>
+      <p className="mt-1 text-xs text-muted">
+        {f.kind === 'rate' ? t('catalog.pricing.rateNote') : t('catalog.pricing.fixedNote')}
+      </p>
     </section>
   );
 }

@@ -7,7 +7,12 @@ import { toast } from 'sonner';
 import type { User } from '../../../../../api/contract/accounts';
 import type { Cart, CartItem } from '../../../../../api/contract/cart';
 import { CheckoutSchema, type CheckoutData } from '../../../../../api/contract/checkout';
+import { sumFigures } from '../../../../../api/contract/figures';
+import { LineFigures, PriceFigureRows } from '../../../components/price-figures';
 import { isOnlinePayment, type PaymentMethod } from '../../../../../api/contract/constants';
+import { formatIndianMobile } from '../../../../../api/contract/indian-mobile';
+import { toPaise } from '../../../../../api/contract/money';
+import { LARGE_ORDER_PAISE } from '../../../../../api/contract/payments';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { api } from '../../../lib/api-client';
 import { payOnline } from '../../../lib/pay-online';
@@ -68,6 +73,7 @@ function CustomerCheckout({ user }: { user: User }) {
   const { t } = useTranslation();
   // The cart area's query (one cache entry with the header badge and the panel).
   const cart = useQuery(cartListQuery());
+  const notices = useQuery(verifiedMobileQuery());
   // After an order is placed the refreshed cart is empty: that must not send the customer to the marketplace.
   const [placed, setPlaced] = useState(false);
 
@@ -84,11 +90,18 @@ function CustomerCheckout({ user }: { user: User }) {
     );
   }
   if (cart.data.items.length === 0 && !placed) return <Navigate to="/marketplace" replace />;
+  // The account's verified mobile pre-fills the phone (issue #49); a failure to read it only leaves it out.
+  if (notices.isPending) return <PageSpinner label={t('common.loading')} />;
 
   return (
     <div className="mx-auto max-w-6xl px-3 py-6 sm:px-4 md:py-10">
       <h1 className="mb-6 text-2xl font-bold text-ink md:text-3xl">{t('checkout.title')}</h1>
-      <CheckoutForm user={user} cart={cart.data} onPlaced={() => setPlaced(true)} />
+      <CheckoutForm
+        user={user}
+        verifiedMobile={notices.data?.mobile ?? null}
+        cart={cart.data}
+        onPlaced={() => setPlaced(true)}
+      />
     </div>
   );
 }
@@ -99,7 +112,37 @@ function attemptSignature(cart: Cart, input: CheckoutData): string {
   return `${lines}|${JSON.stringify(input)}`;
 }
 
-function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlaced: () => void }) {
+/** The signed-in account's verified mobile (the notice settings' query: one cache entry with the profile). */
+const verifiedMobileQuery = () => ({
+  queryKey: ['notices', 'settings'] as const,
+  queryFn: () => api.call(API_ROUTES.noticeSettings, undefined),
+  retry: false,
+});
+
+/**
+ * True when some shop's order in this cart reaches ₹2,00,000 (docs/product-rules.md §14): the PAN is asked for
+ * on the form from the start, before Place Order (the server still refuses an order without it).
+ */
+export function cartNeedsPan(cart: Cart): boolean {
+  const perShop = new Map<number, number>();
+  for (const item of cart.items) {
+    if (!item.available) continue;
+    perShop.set(item.sellerId, (perShop.get(item.sellerId) ?? 0) + toPaise(item.lineTotal));
+  }
+  return [...perShop.values()].some((paise) => paise >= LARGE_ORDER_PAISE);
+}
+
+function CheckoutForm({
+  user,
+  verifiedMobile,
+  cart,
+  onPlaced,
+}: {
+  user: User;
+  verifiedMobile: string | null;
+  cart: Cart;
+  onPlaced: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -108,7 +151,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
   const attempt = useRef<{ key: string; signature: string } | null>(null);
   const [values, setValues] = useState<Values>(() => ({
     customerName: user.displayName ?? '',
-    customerPhone: user.phone ?? '',
+    customerPhone: verifiedMobile ? formatIndianMobile(verifiedMobile) : (user.phone ?? ''),
     shippingAddress: '',
     city: '',
     state: '',
@@ -128,6 +171,8 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
       ? values.paymentMethod
       : (options.data?.defaultMethod ?? null);
   const unavailable = cart.items.filter((i) => !i.available);
+  // Asked for before Place Order: from the cart itself, from the server's options, or after its refusal.
+  const panRequired = cartNeedsPan(cart) || !!options.data?.panRequired || !!errors.buyerPan;
 
   const setValue = (field: TextField, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -146,7 +191,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
     const parsed = CheckoutSchema.safeParse({
       ...values,
       paymentMethod: method ?? undefined,
-      buyerPan: options.data?.panRequired ? values.buyerPan : '',
+      buyerPan: panRequired ? values.buyerPan : '',
     });
     if (!parsed.success) {
       setErrors(zodFieldErrors(parsed.error));
@@ -348,7 +393,7 @@ function CheckoutForm({ user, cart, onPlaced }: { user: User; cart: Cart; onPlac
                   : t('checkout.paymentNote.online')}
               </p>
             )}
-            {options.data?.panRequired && (
+            {panRequired && (
               <div className="mt-4">
                 <InputField
                   label={t('checkout.panLabel')}
@@ -422,10 +467,11 @@ function OrderSummary({ cart, submitting, blocked }: { cart: Cart; submitting: b
           </section>
         ))}
         <dl className="space-y-1.5 border-t border-stone-200 pt-4 text-sm">
-          <div className="flex justify-between">
-            <dt className="text-muted">{t('cart.subtotal')}</dt>
-            <dd className="font-medium text-ink">{formatPrice(cart.totalAmount)}</dd>
-          </div>
+          {/* What the total is made of, GST included (issue #49). */}
+          <PriceFigureRows
+            figures={sumFigures(cart.items.filter((i) => i.available))}
+            testIdPrefix="checkout-figures"
+          />
           <div className="flex justify-between">
             <dt className="text-muted">{t('cart.shipping')}</dt>
             <dd className="font-medium text-green-800">{t('common.shippingFree')}</dd>
@@ -465,7 +511,9 @@ function SummaryLine({ item }: { item: CartItem }) {
               price: formatPrice(item.price, t('common.priceNotAvailable')),
             })}
           </p>
-        ) : (
+        ) : null}
+        {item.available && <LineFigures figures={item.figures} testIdPrefix="checkout-line-figures" />}
+        {item.available ? null : (
           <div className="flex flex-wrap items-center gap-2">
             <p className="font-medium text-red-800">{t('cart.unavailable')}</p>
             <Button

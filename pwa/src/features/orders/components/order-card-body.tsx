@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Order } from '../../../../../api/contract/orders';
+import { readsAsInvoice, type Order } from '../../../../../api/contract/orders';
 import { buttonClasses } from '../../../components/ui/button';
 import { formatPrice } from '../../../lib/format';
 import { CancelReasonLine } from './cancel-reason';
@@ -26,7 +26,8 @@ export function OrderCardBody({ order }: { order: Order }) {
           <CancelReasonLine order={order} />
         </div>
         <Link to={`/orders/${order.id}`} className={buttonClasses('outline', 'sm')}>
-          {t('orders.viewInvoice')}
+          {/* An order is an invoice only once paid with its tax invoice issued (issue #49). */}
+          {readsAsInvoice(order) ? t('orders.viewInvoice') : t('orders.viewOrder')}
           <span className="sr-only"> {t('orders.orderNumber', { id: order.id })}</span>
         </Link>
       </div>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, ArrowLeft, FileX, Printer } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import type { Order } from '../../../../../api/contract/orders';
+import { readsAsInvoice, type Order } from '../../../../../api/contract/orders';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -32,10 +32,12 @@ export default function OrderDetailsPage() {
   const { t } = useTranslation();
   const { orderId } = useParams();
   const id = parseOrderId(orderId);
-  useDocumentTitle(t('orders.invoice.title'));
   const session = useQuery(sessionQuery());
   const backTo = session.data && session.data.role !== 'customer' ? '/seller/orders' : '/orders';
   const order = useQuery({ ...orderQueries.details(id ?? 0), enabled: id !== null });
+  // An order is an order until it is paid with its tax invoice issued (issue #49, docs/product-rules.md §20.1).
+  const invoice = order.data ? readsAsInvoice(order.data) : false;
+  useDocumentTitle(invoice ? t('orders.invoice.title') : t('orders.invoice.orderTitle'));
 
   const back = (
     <Link to={backTo} className={buttonClasses('ghost', 'sm')}>
@@ -87,7 +89,7 @@ export default function OrderDetailsPage() {
           <InvoicePdfLink orderId={order.data.id} />
           <Button variant="outline" size="sm" onClick={() => window.print()}>
             <Printer aria-hidden="true" className="h-4 w-4" />
-            {t('orders.invoice.print')}
+            {invoice ? t('orders.invoice.print') : t('orders.invoice.printOrder')}
           </Button>
         </div>
         <Invoice order={order.data} />
@@ -114,7 +116,7 @@ function Invoice({ order }: { order: Order }) {
       <div className="flex flex-wrap items-start justify-between gap-4 border-b border-stone-200 pb-4">
         <div>
           <h1 id="invoice-title" className="text-2xl font-bold text-ink">
-            {t('orders.invoice.title')}
+            {readsAsInvoice(order) ? t('orders.invoice.title') : t('orders.invoice.orderTitle')}
           </h1>
           <p className="text-sm text-muted">{t('orders.orderNumber', { id: order.id })}</p>
           <p className="text-sm text-muted">

@@ -13,7 +13,14 @@ import {
   type TryOnImageInput,
 } from '../../../../../api/contract/products';
 import { PRICING_MESSAGES } from '../../../../../api/contract/invoices';
-import { ALL_PURITIES, METAL_PURITIES, METALS, type Metal } from '../../../../../api/contract/pricing';
+import { formatInr, toPaise } from '../../../../../api/contract/money';
+import {
+  ALL_PURITIES,
+  gstInInclusive,
+  METAL_PURITIES,
+  METALS,
+  type Metal,
+} from '../../../../../api/contract/pricing';
 import { Button } from '../../../components/ui/button';
 import { Field, InputField, TextareaField } from '../../../components/ui/field';
 import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
@@ -181,6 +188,17 @@ function updateBody(id: number, before: ProductValues, form: ProductValues): Rec
   )
     body.tryOnImage = after.tryOnImage;
   return body;
+}
+
+/** The GST inside a typed price (docs/product-rules.md §20.1), or a general hint while it is no price. */
+function gstHint(price: string, t: (key: string, values?: Record<string, unknown>) => string): string {
+  const text = price.trim();
+  if (!/^\d{1,10}(\.\d{1,2})?$/.test(text) || !/[1-9]/.test(text)) return t('seller.productForm.gstHintAny');
+  const paise = toPaise(text);
+  return t('seller.productForm.gstHint', {
+    price: formatInr(paise / 100),
+    gst: formatInr(gstInInclusive(paise) / 100),
+  });
 }
 
 const canTryOn = (category: string) => (TRY_ON_CATEGORIES as readonly string[]).includes(category);
@@ -529,7 +547,15 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
               {!rateLinked && text('makingCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
               {text('stoneCharges', { optional: true, unit: '₹', inputMode: 'decimal' })}
               {text('discountAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
-              {!rateLinked && text('gstAmount', { optional: true, unit: '₹', inputMode: 'decimal' })}
+              {/* The GST is the one inside the price (issue #49): the server refuses a figure that disagrees,
+                  on this field; the hint names it. */}
+              {!rateLinked &&
+                text('gstAmount', {
+                  optional: true,
+                  unit: '₹',
+                  inputMode: 'decimal',
+                  hint: gstHint(values.price, t),
+                })}
             </>,
           )}
         </fieldset>
