@@ -98,13 +98,37 @@ export function peerConfiguration(iceServers: RTCIceServer[], pool = false): RTC
 
 export function newPeer(
   iceServers: RTCIceServer[],
-  localStream: MediaStream,
+  localStream: MediaStream | Promise<MediaStream>,
   pool = false,
 ): RTCPeerConnection {
   const peer = new RTCPeerConnection(peerConfiguration(iceServers, pool));
-  for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
+  if ('then' in localStream) sendWhenCaptured(peer, localStream);
+  else for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
   applyCallCodecs(peer);
   return peer;
+}
+
+/**
+ * The offering side's peer made before its camera is ready (Accept is instant, docs/product-rules.md §19): one
+ * send-and-receive transceiver per kind (audio first, as addTrack would order them), so that the offer can be
+ * made and sent at once; the capture's tracks take their senders' places the moment it arrives (replaceTrack
+ * needs no new offer). Only for an offer: an answerer's transceivers come from the offer it sets.
+ */
+function sendWhenCaptured(peer: RTCPeerConnection, capture: Promise<MediaStream>) {
+  const stream = new MediaStream();
+  const senders = (['audio', 'video'] as const).map(
+    (kind) => [kind, peer.addTransceiver(kind, { direction: 'sendrecv', streams: [stream] }).sender] as const,
+  );
+  capture.then(
+    (captured) => {
+      if (peer.signalingState === 'closed') return;
+      for (const [kind, sender] of senders) {
+        const track = captured.getTracks().find((t) => t.kind === kind);
+        if (track) sender.replaceTrack(track).catch(() => undefined);
+      }
+    },
+    () => undefined,
+  );
 }
 
 /** The ICE server URLs a prepared peer was made with (its credentials may be older than the token's). */
