@@ -1,4 +1,4 @@
-import { isStreamOpen } from '../../../../lib/event-stream';
+import { isStreamOpen, onStreamEvent } from '../../../../lib/event-stream';
 import { applyCallCodecs } from '../../lib/codecs';
 
 /**
@@ -19,6 +19,23 @@ export const ICE_GATHER_WINDOW_MS = 300;
  */
 export const ICE_GATHER_WINDOW_STREAMING_MS = 40;
 export const gatherWindow = () => (isStreamOpen() ? ICE_GATHER_WINDOW_STREAMING_MS : ICE_GATHER_WINDOW_MS);
+
+/**
+ * Waits for gathering within the window that fits the event stream now; a stream that opens meanwhile (a page
+ * just reloaded) cuts the wait to the streaming window, counted from the start: a trickled candidate then
+ * arrives within a round trip, so the description need not wait the whole 300 ms for it.
+ */
+export function gatheredForSending(pc: RTCPeerConnection, signal: AbortSignal): Promise<void> {
+  if (isStreamOpen()) return iceGathered(pc, ICE_GATHER_WINDOW_STREAMING_MS, signal);
+  const started = performance.now();
+  const cut = new AbortController();
+  const off = onStreamEvent('hello', () => {
+    const left = ICE_GATHER_WINDOW_STREAMING_MS - (performance.now() - started);
+    if (left <= 0) cut.abort();
+    else setTimeout(() => cut.abort(), left);
+  });
+  return iceGathered(pc, ICE_GATHER_WINDOW_MS, AbortSignal.any([signal, cut.signal])).finally(off);
+}
 
 export const SIGNALLING_FAILED = 53000;
 export const MEDIA_FAILED = 53405;
