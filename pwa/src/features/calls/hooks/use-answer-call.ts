@@ -63,10 +63,6 @@ export function useAnswerCall(
         callRef.current = optimistic;
         setActiveCall(optimistic);
         setHangUpFailed(false);
-        // The call screen mounts now, not when the accept request answers: it adopts the prepared peer and
-        // shows both pictures the moment they exist (Accept is instant, docs/product-rules.md §19). The
-        // camera and peer made while it rang stay (callRef names this call).
-        setIncoming((cur) => (cur?.callId === record.callId ? null : cur));
       }
       try {
         // p2p: the answer to the offer that came while it rang goes with the accept (null: answered later).
