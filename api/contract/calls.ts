@@ -184,6 +184,8 @@ export interface IncomingCallsResponse {
 /** Answer of POST /_api/call/respond. */
 export interface RespondCallResponse {
   call: Omit<CallSummary, 'createdAt'>;
+  /** An accept's: the accepting side's video token, so that its browser joins without asking for one. */
+  token?: VideoTokenResponse;
 }
 
 /** Answer of POST /_api/call/end (the same for a call that had already ended). */
