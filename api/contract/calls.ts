@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
 import type { CallProduct } from './call-selling';
+import type { VideoTokenResponse } from './video-token';
 import { ID_MAX, SIGNAL_KINDS, type CallStatus } from './constants';
 
 /** Every calls message: the product rules' own texts (docs/product-rules.md §1, §8) word for word, then the server's texts of ours. */

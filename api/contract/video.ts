@@ -20,30 +20,9 @@ export const videoIdentity = (userId: number) => `user-${userId}`;
 /** Longest life of a Twilio access token, in seconds. */
 export const VIDEO_TOKEN_TTL_SECONDS = 3600;
 
-/**
- * p2p answer. `token` is an opaque random value for symmetry with Twilio: it is informational only, the
- * signalling endpoints authorise by session and call membership.
- */
-export interface P2pVideoTokenResponse {
-  provider: 'p2p';
-  token: string;
-  roomName: string;
-  identity: string;
-  /** RTCIceServer objects from ICE_SERVERS; empty on one machine or a LAN. */
-  iceServers: unknown[];
-}
+import type { VideoTokenResponse } from './video-token';
 
-/** Twilio answer: an AccessToken JWT with a VideoGrant for roomName. */
-export interface TwilioVideoTokenResponse {
-  provider: 'twilio';
-  token: string;
-  roomName: string;
-  identity: string;
-  /** Seconds the token is valid for. */
-  ttlSeconds: number;
-}
-
-export type VideoTokenResponse = P2pVideoTokenResponse | TwilioVideoTokenResponse;
+export type { P2pVideoTokenResponse, TwilioVideoTokenResponse, VideoTokenResponse } from './video-token';
 /**
  * GET /_api/video/ice-servers (same query as the token): the caller's ICE servers while the call still rings,
  * so its browser allocates relay candidates and makes its offer before the accept (p2p calls only; the
