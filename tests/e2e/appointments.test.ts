@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment, SlotsResponse } from '../../api/contract/appointments';
 import type { StoreResponse } from '../../api/contract/catalog';
 import type { AppointmentPush } from '../../api/contract/push';
+import { TIME_OF_DAY } from '../../api/contract/time-format';
 import { LocalPushService, type FakeSubscriber } from '../support/push-receiver';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, uniqueEmail } from './support/accounts';
 import { expectAccessible, launchBrowser } from './support/browser';
@@ -290,10 +291,17 @@ describe('booked video appointment (issue #22)', () => {
     await page.getByRole('button', { name: 'Book a video appointment' }).click();
     const picker = page.getByRole('dialog', { name: 'Book a video appointment' });
     await picker.waitFor();
-    const time = inZone(opens).hhmm;
+    // The slot reads on the locale's own clock ("11:44 pm" in en-IN, §20.5), as the page's browser writes it.
+    const time = await page.evaluate(
+      ([ms, opts]) => new Intl.DateTimeFormat('en-IN', opts).format(new Date(ms)),
+      [opens, TIME_OF_DAY] as const,
+    );
+    expect(time).toMatch(/^\d{1,2}:\d{2}\s?[ap]m$/i);
     await picker.getByRole('button', { name: time, exact: true }).click();
     await expectAccessible(page, 'slot picker (360 px)');
-    await picker.getByRole('button', { name: new RegExp(`^Book .*${time}$`) }).click();
+    await picker
+      .getByRole('button', { name: new RegExp(`^Book .*${time.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+      .click();
     await picker.getByTestId('appointment-booked').getByText(`with ${SHOP}`).waitFor();
     const [booked] = (await get<{ appointments: Appointment[] }>(customer, '/_api/appointments/mine'))
       .appointments;
