@@ -56,7 +56,7 @@ describe('shop hours and away (issue #22)', () => {
       await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
       await expect
         .poll(() => state.textContent(), { timeout: 10_000 })
-        .toMatch(/^(Back at \d\d:\d\d|Opens (Sunday|\d+ \w+) \d\d:\d\d)$/);
+        .toMatch(/^(Back at \d{1,2}:\d\d\s?[ap]m|Opens (Sunday|\d+ \w+) \d{1,2}:\d\d\s?[ap]m)$/);
       // No call button for a closed shop.
       expect(await header.getByRole('button', { name: 'Video Call' }).count()).toBe(0);
     } else {
