@@ -14,7 +14,8 @@ import { watchMedia } from './ice-restart';
 import {
   MEDIA_FAILED,
   SIGNALLING_FAILED,
-  gatheredForSending,
+  gatherWindow,
+  iceGathered,
   newPeer,
   noteAnswered,
   preparedWith,
@@ -224,7 +225,7 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         await peer.setLocalDescription(desc);
       }
       markCall(`${kind}-created`);
-      await gatheredForSending(peer, a.stop.signal);
+      await iceGathered(peer, gatherWindow(), a.stop.signal);
       if (peer !== a.pc || a.stop.signal.aborted) return;
       // Read and flip in one task: a candidate is in this SDP or is trickled, never lost between the two.
       const local = peer.localDescription ?? desc;
