@@ -131,6 +131,28 @@ describe('the first tap, before the app has started (6× slower CPU)', () => {
     await context.close();
   });
 
+  it("a search's price chip and the shop it names work with the first tap, before the app started", async () => {
+    const { context, page } = await slowPhone();
+    // The price a search names is a chip in the server's page: a link to the search without it.
+    await parsed(page, `/marketplace?query=${encodeURIComponent('chain under 30k')}`);
+    const chip = page.getByRole('link', { name: 'Remove the price filter: Under ₹30,000' });
+    await chip.tap();
+    await page.waitForURL((u) => u.pathname === '/marketplace' && u.searchParams.get('query') === 'chain', {
+      waitUntil: 'commit',
+    });
+    // The server's page for the other words alone: chains, with no price chip.
+    await page.locator('main article').first().waitFor();
+    expect(await page.getByTestId('price-chip').count()).toBe(0);
+
+    // The shops a search names are cards in the server's page: the first tap opens the storefront.
+    await parsed(page, `/marketplace?query=${encodeURIComponent('lakshmi jewellers')}`);
+    const shops = page.getByRole('region', { name: 'Shops named “lakshmi jewellers”' });
+    await shops.getByRole('link', { name: 'Lakshmi Jewellers' }).first().tap();
+    await page.waitForURL((u) => u.pathname === '/lakshmi-jewellers', { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: 'Lakshmi Jewellers' }).waitFor();
+    await context.close();
+  });
+
   it('a sort chosen before the app started is applied once it has', async () => {
     const { context, page, release, appReady } = await slowPhone();
     await parsed(page, '/marketplace');
