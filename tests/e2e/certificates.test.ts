@@ -69,8 +69,9 @@ describe('certificate files', () => {
     expect(await product.getByText(/IGI/).count()).toBeGreaterThan(0);
     const [download] = await Promise.all([product.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('certificate.pdf');
-    // The run's Chromium is shared (a connection to it): the download is saved here, then read.
-    const saved = path.join(os.tmpdir(), `nagai-certificate-${process.pid}-${Date.now()}.pdf`);
+    // The run's Chromium is shared (a connection to it): the download is saved in this file's temporary
+    // directory (removed after it), then read.
+    const saved = path.join(dir, `downloaded-${Date.now()}.pdf`);
     await download.saveAs(saved);
     expect((await fs.readFile(saved)).equals(PDF)).toBe(true);
     await expectAccessible(product, 'product page with a certificate file');

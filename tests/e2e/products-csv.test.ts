@@ -55,8 +55,9 @@ describe('products as CSV', () => {
       page.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
-    // The run's Chromium is shared (a connection to it): the download is saved here, then read.
-    const saved = path.join(os.tmpdir(), `nagai-products-${process.pid}-${Date.now()}.csv`);
+    // The run's Chromium is shared (a connection to it): the download is saved in this file's temporary
+    // directory (removed after it), then read.
+    const saved = path.join(dir, `downloaded-${Date.now()}.csv`);
     await download.saveAs(saved);
     const exported = await fs.readFile(saved, 'utf8');
     expect(exported.replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe(PRODUCT_CSV_COLUMNS.join(','));
