@@ -92,6 +92,17 @@ describe('a search that names a shop', () => {
     }
   });
 
+  it('finds the shop written by ear in English letters, which the trigram indexes miss', async () => {
+    for (const q of ['latchumi', 'latchumi jewellers']) {
+      const body = await search(q);
+      expect(body.shops?.[0]?.sellerId, q).toBe(lakshmi.id);
+    }
+    // Named whole by ear, the pieces are the shop's.
+    expect(idsOf(await search('latchumi jewellers'))).toEqual(
+      sorted('lakshmiChain', 'lakshmiBigChain', 'lakshmiRing'),
+    );
+  });
+
   it('the search box suggests the shop for its name in Tamil script', async () => {
     const res = await visitor.get<SearchSuggestions>(
       `/_api/search/suggestions?query=${encodeURIComponent('லட்சுமி')}`,

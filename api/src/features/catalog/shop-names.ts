@@ -122,17 +122,26 @@ export async function shopsNamed(db: Knex, read: ReadQuery, now: Date): Promise<
   );
   const uncertain = read.words.flatMap((w, i) => (read.free.includes(w) || guessed.has(w) ? [i] : []));
   if (!uncertain.length) return null;
-  const rows = hasTamil(read.text)
-    ? await allShopNames(db)
-    : await shopNameCandidates(
-        db,
-        uncertain.map((i) => read.words[i]),
+  const shownOf = (rows: ShopNameRow[]) =>
+    matchShopNames(rows, read.words)
+      .filter((m) => uncertain.every((i) => m.matched.has(i)))
+      .sort((a, b) => Number(b.whole) - Number(a.whole) || b.matched.size - a.matched.size);
+  // English letters: the trigram indexes' candidates first; a name written by ear ("latchumi") they miss is
+  // matched by its key against every shop's name, as a search in Tamil script is.
+  let shown = hasTamil(read.text)
+    ? []
+    : shownOf(
+        await shopNameCandidates(
+          db,
+          uncertain.map((i) => read.words[i]),
+        ),
       );
-  if (!rows.length) return null;
-  const matches = matchShopNames(rows, read.words);
-  const shown = matches
-    .filter((m) => uncertain.every((i) => m.matched.has(i)))
-    .sort((a, b) => Number(b.whole) - Number(a.whole) || b.matched.size - a.matched.size);
+  if (
+    !shown.length &&
+    (hasTamil(read.text) || uncertain.some((i) => (keysOf(read.words[i])[0] ?? '').length >= 3))
+  ) {
+    shown = shownOf(await allShopNames(db));
+  }
   if (!shown.length) return null;
   const whole = shown.filter((m) => m.whole);
   // Named whole only if the words naming the shop are the same for each (one reading of the search).
