@@ -65,6 +65,8 @@ async function startServer(clockOffsetMs = 0): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     CLOCK_OFFSET_MS: String(Math.round(clockOffsetMs)),
+    // No balancer to leave: a restart need not wait out the 5 s drain (support/server.ts does the same).
+    SHUTDOWN_DRAIN_MS: '0',
     // The demo accounts with the same password as on the shared servers (support/accounts.ts).
     SEED_DEMO_PASSWORD: DEMO_PASSWORD,
     PUSH_ENDPOINT_HOSTS: new URL(push.origin).host,

@@ -140,6 +140,9 @@ async function launchE2eServer(
     RAZORPAY_API_URL: double.url,
     RAZORPAY_CHECKOUT_URL: double.checkoutScriptUrl,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // No balancer in front: a stop (the run's end, a restart) need not wait out the drain for one to notice
+    // (5 s by default, longer while a page's polls still arrive). The drain is the resilience tests' subject.
+    SHUTDOWN_DRAIN_MS: '0',
     CALL_RING_TIMEOUT_MS: process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000',
     // The seller test adds a product image by URL from a server on this machine.
     MEDIA_ALLOW_PRIVATE_URLS: 'true',
