@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_PATH, chromiumArgs } from './chromium';
-import fs from 'node:fs';
 import {
   demoJewellerTakesPush,
   seedDataDir,
