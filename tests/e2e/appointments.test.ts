@@ -13,6 +13,7 @@ import { LocalPushService, type FakeSubscriber } from '../support/push-receiver'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, uniqueEmail } from './support/accounts';
 import { expectAccessible, launchBrowser } from './support/browser';
 import { remoteVideoPlays } from './support/call-phones';
+import { copySeededData } from './support/server';
 
 /**
  * Issue #22's booked video appointment, end to end: a customer books a slot in the storefront's slot picker;
@@ -22,7 +23,8 @@ import { remoteVideoPlays } from './support/call-phones';
  * notification opens the calls page, "Start call" rings the jeweller's dashboard and both see video.
  *
  * This file runs its own server process (the shared e2e server runs in production mode and its clock cannot be
- * moved): fresh embedded database with the demo data, pushes trusted to the local double. The reminder is real
+ * moved): its own embedded database with the demo data (a copy of the run's seeded data dir), pushes trusted to
+ * the local double. The reminder is real
  * time: the shop's video hours open at a minute chosen so the first slot's reminder is due within a minute or
  * two. To reach the start without waiting 15 minutes, the server is then restarted with CLOCK_OFFSET_MS (a test
  * setting the configuration refuses in production) so its clock reads the appointment's start: the job table,
@@ -63,6 +65,8 @@ async function startServer(clockOffsetMs = 0): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     CLOCK_OFFSET_MS: String(Math.round(clockOffsetMs)),
+    // No balancer to leave: a restart need not wait out the 5 s drain (support/server.ts does the same).
+    SHUTDOWN_DRAIN_MS: '0',
     // The demo accounts with the same password as on the shared servers (support/accounts.ts).
     SEED_DEMO_PASSWORD: DEMO_PASSWORD,
     PUSH_ENDPOINT_HOSTS: new URL(push.origin).host,
@@ -102,6 +106,9 @@ beforeAll(async () => {
   await push.start();
   caFile = push.writeCertificate();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-e2e-appointments-'));
+  // The demo data as every server of the run has it, copied rather than loaded again (without it, the first
+  // start seeds).
+  copySeededData(DEMO_PASSWORD, dataDir);
   port = await freePort();
   await startServer();
 }, 240_000);

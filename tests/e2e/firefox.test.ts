@@ -63,20 +63,44 @@ const REMOTE_BRIGHTNESS = `(() => {
   return sum / (d.length / 4);
 })()`;
 
-/** In a Chromium page: audio energy decoded over 1.5 s (inbound-rtp totalAudioEnergy delta). */
+/**
+ * In a page of either engine: the audio energy received over 1.5 s (inbound-rtp totalAudioEnergy: the sum of
+ * each decoded sample's level squared times its duration), and whether the engine reports it at all.
+ */
 const AUDIO_ENERGY = `(async () => {
   const pcs = window.__pcs.filter((p) => p.connectionState === 'connected');
+  let reported = false;
   const read = async () => {
     let e = 0;
     for (const pc of pcs) (await pc.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'audio') e += s.totalAudioEnergy ?? 0;
+      if (s.type === 'inbound-rtp' && s.kind === 'audio' && typeof s.totalAudioEnergy === 'number') {
+        reported = true;
+        e += s.totalAudioEnergy;
+      }
     });
     return e;
   };
   const before = await read();
   await new Promise((r) => setTimeout(r, 1500));
-  return (await read()) - before;
+  return { energy: (await read()) - before, reported };
 })()`;
+
+/**
+ * The received audio energy over 1.5 s (AUDIO_ENERGY) that the other side's fake microphone gives at the least:
+ * Firefox's steady 1 kHz tone and Chromium's 400 Hz beep (20 ms every 500 ms) both read well above it. A sustained
+ * level of 0.026 (−32 dBFS) gives it; silence gives 0 and the codec's comfort noise about a thousandth of it.
+ * Fixed figures, whatever the machine: the level is of the sound, not of its speed.
+ */
+const MIN_TONE_ENERGY = 1e-3;
+/** What a muted microphone's silence reads at most over the same 1.5 s: a level under 0.008 (−42 dBFS). */
+const MAX_SILENCE_ENERGY = 1e-4;
+
+/** The energy the page receives over 1.5 s (AUDIO_ENERGY), failing when its engine does not report it. */
+async function receivedEnergy(who: string, evaluate: (script: string) => Promise<unknown>): Promise<number> {
+  const { energy, reported } = (await evaluate(AUDIO_ENERGY)) as { energy: number; reported: boolean };
+  expect(reported, `${who}: inbound-rtp audio reports totalAudioEnergy`).toBe(true);
+  return energy;
+}
 
 /** In the page: the video codec the connected peer receives with. */
 const VIDEO_CODEC = `(async () => {
@@ -212,15 +236,30 @@ describe('calls between Firefox and Chromium', () => {
       // Chromium's 400 Hz beep at the customer), and the jeweller hears nothing once the customer mutes.
       await expectToneReceived('Chromium jeweller', (s) => seller.evaluate(s), FIREFOX_TONE_HZ);
       await expectToneReceived('Firefox customer', (s) => c.evaluate(s), CHROMIUM_TONE_HZ);
-      const audible = (await seller.evaluate(AUDIO_ENERGY)) as number;
-      expect(audible).toBeGreaterThan(0);
+      // And at the level it was sent, on each side's own count of what it decoded (inbound-rtp), not merely
+      // some energy: a fixed floor that silence and comfort noise fail.
+      const audible = await receivedEnergy('Chromium jeweller', (s) => seller.evaluate(s));
+      const audibleInFirefox = await receivedEnergy('Firefox customer', (s) => c.evaluate(s));
+      console.log(
+        `received audio energy over 1.5 s: jeweller ${audible}, Firefox customer ${audibleInFirefox}`,
+      );
+      expect(audible, 'the Chromium jeweller hears the Firefox tone').toBeGreaterThanOrEqual(MIN_TONE_ENERGY);
+      expect(audibleInFirefox, 'the Firefox customer hears the Chromium beep').toBeGreaterThanOrEqual(
+        MIN_TONE_ENERGY,
+      );
       await clickButton(c, 'Mute microphone');
       await c.waitForFunction(() => !!document.querySelector('button[aria-label="Unmute microphone"]'), {
         timeout: 10_000,
       });
-      // The jeweller's level falls to a tenth as the muted track's silence arrives.
-      await until(async () => ((await seller.evaluate(AUDIO_ENERGY)) as number) < audible / 10);
+      // The jeweller's level falls to silence as the muted track's silence arrives, and comes back on unmute.
+      await until(
+        async () =>
+          (await receivedEnergy('Chromium jeweller', (s) => seller.evaluate(s))) < MAX_SILENCE_ENERGY,
+      );
       await clickButton(c, 'Unmute microphone');
+      await until(
+        async () => (await receivedEnergy('Chromium jeweller', (s) => seller.evaluate(s))) >= MIN_TONE_ENERGY,
+      );
 
       // The jeweller shows a piece into the call; it appears on the Firefox customer's screen.
       await seller.getByRole('button', { name: 'Show a product', exact: true }).click();
@@ -296,6 +335,10 @@ describe('calls between Firefox and Chromium', () => {
       // Sound both ways: the tone each side's microphone sends.
       await expectToneReceived('Firefox jeweller', (s) => j.evaluate(s), CHROMIUM_TONE_HZ);
       await expectToneReceived('Chromium customer', (s) => customer.evaluate(s), FIREFOX_TONE_HZ);
+      expect(
+        await receivedEnergy('Firefox jeweller', (s) => j.evaluate(s)),
+        'the Firefox jeweller hears the Chromium beep',
+      ).toBeGreaterThanOrEqual(MIN_TONE_ENERGY);
 
       // The jeweller hangs up in Firefox.
       await clickButton(j, 'End call');

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,13 +35,70 @@ export interface E2eServer {
 const START_TIMEOUT_MS = 110_000;
 
 /**
- * The production server (built PWA + API) on a fresh data dir, with its own Razorpay and Twilio doubles, the
- * demo data seeded with `demoPassword`. The global setup starts the suite's shared one; a test that needs a
- * freshly started server starts its own and restarts it.
+ * A data dir with the migrations run and the demo data loaded (with `demoPassword`), made once for the run by
+ * the e2e global setup: a production server started on an empty dir and stopped again (SIGTERM: the embedded
+ * database closes cleanly). Each server of the run then starts on a copy of it (copySeededData) instead of
+ * migrating and seeding on its own: 15–35 s of both cores each on a loaded 2-core machine, against well
+ * under a second for the copy. The caller removes the dir.
  */
-export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
+export async function seedDataDir(demoPassword: string): Promise<SeededData> {
+  const server = await launchE2eServer(demoPassword, undefined);
+  await server.stopKeepingData();
+  return { dir: server.dataDir, password: demoPassword };
+}
+
+/** A seeded data dir (seedDataDir) and the demo accounts' password in it. */
+export interface SeededData {
+  dir: string;
+  password: string;
+}
+
+/** The run's seeded data dir (provided by the e2e global setup), when this process is a test file's. */
+function providedSeededData(): SeededData | undefined {
+  try {
+    return inject('e2eSeededData');
+  } catch {
+    return undefined; // the global setup itself, or a script outside vitest
+  }
+}
+
+/**
+ * Copies the run's seeded data (seedDataDir) into `dataDir` (empty or missing) when its demo password is
+ * `demoPassword`: a server started on it skips the migrations and the demo data and starts in a few seconds.
+ * False when there is none (a script outside the suite): the server then seeds on its own, as before.
+ */
+export function copySeededData(
+  demoPassword: string,
+  dataDir: string,
+  seeded: SeededData | undefined = providedSeededData(),
+): boolean {
+  if (!seeded || seeded.password !== demoPassword || !fs.existsSync(seeded.dir)) return false;
+  fs.cpSync(seeded.dir, dataDir, { recursive: true });
+  return true;
+}
+
+/**
+ * The production server (built PWA + API) on its own data dir, with its own Razorpay and Twilio doubles, the
+ * demo data seeded with `demoPassword`: a copy of the run's seeded data dir (copySeededData) when there is one
+ * for this password, else seeded at its first start. The global setup starts the suite's shared one; a test that
+ * needs a freshly started server (a fresh process: its memory, caches and event streams new) starts its own and
+ * restarts it.
+ */
+export async function startE2eServer(
+  demoPassword: string,
+  opts: { seeded?: SeededData } = {},
+): Promise<E2eServer> {
+  const server = await launchE2eServer(demoPassword, opts.seeded ?? providedSeededData());
+  return server;
+}
+
+async function launchE2eServer(
+  demoPassword: string,
+  seeded: SeededData | undefined,
+): Promise<E2eServer & { dataDir: string; stopKeepingData(): Promise<void> }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-e2e-'));
+  copySeededData(demoPassword, dataDir, seeded);
   // Razorpay's test double, here in the test process: the production server talks to it with test-mode keys
   // as it would to Razorpay, and its checkout page pays by UPI (success or failure) or is closed.
   const keys = { keyId: 'rzp_test_e2e', keySecret: 'e2e-key-secret', webhookSecret: 'e2e-webhook-secret' };
@@ -82,6 +140,9 @@ export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
     RAZORPAY_API_URL: double.url,
     RAZORPAY_CHECKOUT_URL: double.checkoutScriptUrl,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // No balancer in front: a stop (the run's end, a restart) need not wait out the drain for one to notice
+    // (5 s by default, longer while a page's polls still arrive). The drain is the resilience tests' subject.
+    SHUTDOWN_DRAIN_MS: '0',
     CALL_RING_TIMEOUT_MS: process.env.E2E_CALL_RING_TIMEOUT_MS ?? '30000',
     // The seller test adds a product image by URL from a server on this machine.
     MEDIA_ALLOW_PRIVATE_URLS: 'true',
@@ -102,10 +163,13 @@ export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
       await exited;
     }
   };
-  const stop = async () => {
+  const stopKeepingData = async () => {
     await stopProcess();
     await double.close();
     await twilio.close();
+  };
+  const stop = async () => {
+    await stopKeepingData();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const launch = async (): Promise<number> => {
@@ -134,15 +198,17 @@ export async function startE2eServer(demoPassword: string): Promise<E2eServer> {
     }
   };
 
-  const server: E2eServer = {
+  const server = {
     baseUrl,
     twilioUrl: twilio.url,
     readyAt: 0,
+    dataDir,
     async restart() {
       await stopProcess();
       server.readyAt = await launch();
     },
     stop,
+    stopKeepingData,
   };
   try {
     server.readyAt = await launch();
