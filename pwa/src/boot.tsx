@@ -1,12 +1,12 @@
 import { hydrate } from '@tanstack/react-query';
-import { startTransition, StrictMode } from 'react';
+import { StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
 import { preloadCallScreen } from './features/calls/components/call-globals';
-import { loadAreas, setStringsDelivery } from './lib/i18n';
+import { loadAreas } from './lib/i18n';
 import { resumeLiveCall } from './lib/live-call';
 import { createQueryClient } from './lib/query-client';
 import { restorePersistedQueries } from './lib/query-persist';
@@ -39,7 +39,6 @@ export async function boot(
   dom: { createRoot: typeof CreateRoot; hydrateRoot: typeof HydrateRoot },
   language: string,
 ): Promise<void> {
-  setStringsDelivery(startTransition);
   const queryClient = createQueryClient();
   await restorePersistedQueries(queryClient);
   const root = document.getElementById('root') as HTMLElement;

@@ -66,19 +66,6 @@ const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
 };
 
 const loadedParts: Record<Language, Set<Part>> = { en: new Set(['core']), ta: new Set() };
-
-/**
- * How strings that arrive are handed to the components showing them (react-i18next re-renders every reader of
- * `t` on i18next's 'added'). The app sets React's `startTransition` here once React has loaded (src/boot.tsx; the
- * entry, which holds this module, does not import React): the re-render is then background work that yields to
- * the browser, and it never reaches a part of a server-rendered page that React has not hydrated yet as an urgent
- * update, which would make React drop that part's markup and render it anew, empty while its lazy code loads
- * (docs/product-rules.md §20.7).
- */
-let deliverStrings: (add: () => void) => void = (add) => add();
-export function setStringsDelivery(deliver: (add: () => void) => void): void {
-  deliverStrings = deliver;
-}
 const pendingParts = new Map<string, Promise<void>>();
 /** Areas some page asked for: switching language loads them in the new language first. */
 const requestedAreas = new Set<LazyArea>();
@@ -90,7 +77,7 @@ function loadPart(lng: Language, part: Part): Promise<void> {
   if (!pending) {
     pending = LOADERS[lng][part]!()
       .then((mod) => {
-        deliverStrings(() => i18n.addResourceBundle(lng, 'translation', mod.default, true, true));
+        i18n.addResourceBundle(lng, 'translation', mod.default, true, true);
         loadedParts[lng].add(part);
         if (part === 'messages') templates = undefined;
       })

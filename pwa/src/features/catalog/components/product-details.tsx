@@ -162,38 +162,6 @@ function PageHeading({ name, byShop }: { name: string; byShop: ReactNode }) {
 }
 
 /**
- * The product's actions (the extensions' buttons and Share). The call actions follow the shop's live call state
- * (issue #50). The row is the same element while that state and the strings are the same, so this part's renders
- * (the live state's first answer, which says what the page said) leave its buttons alone: a new element reaching
- * one of their lazy parts before React has hydrated it would make React drop its server markup and render it
- * anew, showing nothing while its code loads, and the row and all below it would jump (docs/product-rules.md §20.7).
- */
-function ProductActions({ product }: { product: Product }) {
-  const { t } = useTranslation();
-  const { productDialogActions } = useExtensions();
-  const callState = useLiveCallState(product.sellerId, product.callState, product.videoCallEnabled);
-  return useMemo(() => {
-    const live = callState === product.callState ? product : { ...product, callState };
-    return (
-      <div className="flex flex-wrap gap-2">
-        {productDialogActions.map((Action, i) => (
-          <Action key={i} product={live} />
-        ))}
-        <ShareButton
-          title={product.name}
-          text={t('catalog.share.productText', {
-            name: product.name,
-            shop: product.shopName,
-            price: formatPrice(product.price, t('common.priceNotAvailable')),
-          })}
-          path={productPath(product)}
-        />
-      </div>
-    );
-  }, [productDialogActions, product, callState, t]);
-}
-
-/**
  * A product's details: as the page itself (/product/{slug}-{id} opened directly, rendered on the server), where
  * the name is the page's heading, or in the dialog over a page, which gives its own `Heading`
  * (product-detail-dialog.tsx: the dialog's title and description).
@@ -206,6 +174,13 @@ export function ProductDetails({
   Heading?: (props: { name: string; byShop: ReactNode }) => ReactNode;
 }) {
   const { t } = useTranslation();
+  const { productDialogActions } = useExtensions();
+  // The call actions follow the shop's live call state (issue #50).
+  const callState = useLiveCallState(product.sellerId, product.callState, product.videoCallEnabled);
+  const live = useMemo(
+    () => (callState === product.callState ? product : { ...product, callState }),
+    [product, callState],
+  );
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
       <HydrateLater>
@@ -218,7 +193,20 @@ export function ProductDetails({
         </p>
         {/* Seen, not only used: what it offers depends on who is signed in, known once the app runs. */}
         <HydrateLater>
-          <ProductActions product={product} />
+          <div className="flex flex-wrap gap-2">
+            {productDialogActions.map((Action, i) => (
+              <Action key={i} product={live} />
+            ))}
+            <ShareButton
+              title={product.name}
+              text={t('catalog.share.productText', {
+                name: product.name,
+                shop: product.shopName,
+                price: formatPrice(product.price, t('common.priceNotAvailable')),
+              })}
+              path={productPath(product)}
+            />
+          </div>
         </HydrateLater>
         <HydrateLater>
           <PriceBreakdown product={product} />
