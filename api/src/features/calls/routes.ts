@@ -110,7 +110,10 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     endpoint(router, R.callRespond, {
       input: respondCallSchema,
       handle: (deps, user, { callId, response, answer }) =>
-        respondToCall(deps, user, callId, response, answer),
+        respondToCall(deps, user, callId, response, answer, (call) => {
+          const provider = videoProviders(deps)[call.provider];
+          return provider ? provider.issueToken({ callId: call.id, userId: user.id }) : null;
+        }),
     });
 
     // Also the target of navigator.sendBeacon on page unload: a same-origin JSON Blob with the cookie.

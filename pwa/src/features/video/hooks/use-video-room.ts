@@ -155,6 +155,11 @@ export function useVideoRoom({
     // Its remote media shows the moment it arrives, before the video token (p2p).
     let mounted = true;
     const showRemote = (stream: MediaStream) => mounted && setRemoteStream(stream);
+    // The person's own picture the moment the camera gives it, not after the video token (Accept is instant).
+    promise.then(
+      (stream) => mounted && setLocalStream((cur) => cur ?? stream),
+      () => undefined,
+    );
     // The caller's, made when the server answered the initiation (call-provider), is taken here too: the
     // jeweller may have picked up before this screen mounted, and an offer already sent must be the one used.
     preparedPeer.current = isCaller ? takeCallerPeer(callId) : takeAnswerPeer(callId);
@@ -180,9 +185,11 @@ export function useVideoRoom({
       () => [] as RTCIceServer[],
     );
     // Kept when the call turns active (the first attempt adopts it); closed on unmount if never adopted.
-    preparedPeer.current = Promise.all([capturing.current, servers]).then(
-      async ([stream, iceServers]) => {
-        const pc = await prepareCallerPeer(stream, iceServers, callId);
+    // Not waiting for the camera: the offer goes now, the capture's tracks join its senders when ready.
+    const capture = capturing.current;
+    preparedPeer.current = servers.then(
+      async (iceServers) => {
+        const pc = await prepareCallerPeer(capture, iceServers, callId);
         watchPreparedRemote(pc, (remote) => setRemoteStream(remote));
         return pc;
       },
