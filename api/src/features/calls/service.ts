@@ -326,7 +326,11 @@ export class PresenceRecorder {
   private readonly noted = new Map<number, number>();
   private readonly queued = new Map<number, string>();
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    /** A write that changed whether the seller is reachable (the shop's public call state) has committed. */
+    private readonly changed: (sellerId: number) => void = () => undefined,
+  ) {}
 
   /**
    * Notes a poll; the seller is written with the next batch unless written lately, or at once (the promise)
@@ -340,7 +344,7 @@ export class PresenceRecorder {
     if (last === undefined) {
       this.queued.delete(sellerId);
       return hotQuery(this.db, 'presence_upsert', PRESENCE_UPSERT, [[sellerId], [now.toISOString()]]).then(
-        () => undefined,
+        () => this.changed(sellerId),
       );
     }
     this.queued.set(sellerId, now.toISOString());
@@ -365,6 +369,7 @@ export class PresenceRecorder {
       .where('user_id', sellerId)
       .where('last_polled_at', '<=', new Date(last ?? now.getTime()))
       .delete();
+    this.changed(sellerId);
   }
 
   /** Writes the gathered polls and forgets sellers that stopped polling. */
