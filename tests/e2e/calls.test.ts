@@ -301,6 +301,35 @@ describe('video calls', () => {
     await seller.context.close();
   }, 180_000);
 
+  it("the jeweller's accept answers after the call turned active on the event stream: one connection, the one the accept's answer belongs to", async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    // The accept's answer (which carries the jeweller's video token) held back 0.6 s after the server
+    // answered: the event stream tells the jeweller's page the call is active first, so its video room asks for
+    // a token of its own, and the accept's token then arrives beside it. The room must keep the connection it
+    // started (the one whose answer went with the accept), not start again with the second token: the caller
+    // would then hold the answer of a connection that is gone (video lost, 'no network path').
+    await seller.page.route('**/_api/call/respond', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 600));
+      await route.fulfill({ response });
+    });
+    await startCall(customer.page);
+    const dialog = incomingDialog(seller.page);
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
+    await seller.page.getByRole('button', { name: 'End call' }).waitFor({ timeout: 10_000 });
+    await customer.page.getByRole('button', { name: 'End call' }).waitFor({ timeout: 10_000 });
+    const marks = await callMarks(seller.page);
+    console.log(`accept answered late: ${marks}`);
+    // The room started once, with the peer prepared while it rang.
+    expect(marks.match(/\btoken@/g) ?? [], marks).toHaveLength(1);
+    expect(marks.match(/\bprepared-adopted@/g) ?? [], marks).toHaveLength(1);
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+  }, 120_000);
+
   it('declining ends the call for the customer', async () => {
     const seller = await sellerPage('/seller/history');
     const customer = await customerPage();

@@ -238,10 +238,15 @@ export function useVideoRoom({
     };
   }, [watchActive, callId, queryClient]);
 
-  const tokenData = token.data;
   const tokenError = token.error;
+  // The room starts once a token is there and is not started again when another token for the call arrives:
+  // the jeweller's comes with the accept while a request for it may be in flight (the call turned active on
+  // the event stream first), and restarting would close the connection the accept's answer belongs to (the
+  // caller then waits on a peer that is gone). A retry asks for a fresh token itself.
+  const hasToken = token.data !== undefined;
 
   useEffect(() => {
+    const tokenData = queryClient.getQueryData(videoQueries.token(callId).queryKey);
     if (!enabled || !tokenData) return;
     const run = new AbortController();
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -381,7 +386,7 @@ export function useVideoRoom({
       session.current?.disconnect();
       session.current = null;
     };
-  }, [enabled, tokenData, callId, isCaller, generation, queryClient]);
+  }, [enabled, hasToken, callId, isCaller, generation, queryClient]);
 
   const toggleAudio = useCallback(() => {
     media.current.audio = !media.current.audio;
