@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
 import type { CallProduct } from './call-selling';
+import type { VideoTokenResponse } from './video-token';
 import { ID_MAX, SIGNAL_KINDS, type CallStatus } from './constants';
 
 /** Every calls message: the product rules' own texts (docs/product-rules.md §1, §8) word for word, then the server's texts of ours. */
@@ -184,6 +185,8 @@ export interface IncomingCallsResponse {
 /** Answer of POST /_api/call/respond. */
 export interface RespondCallResponse {
   call: Omit<CallSummary, 'createdAt'>;
+  /** An accept's: the accepting side's video token, so that its browser joins without asking for one. */
+  token?: VideoTokenResponse;
 }
 
 /** Answer of POST /_api/call/end (the same for a call that had already ended). */

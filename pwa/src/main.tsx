@@ -1,7 +1,11 @@
 import { getPreferredLanguage, initI18n, isEnglishOnlyPath, rememberLanguageCookie } from './lib/i18n';
+import { startLiveCallEarly } from './lib/live-call-early';
 import './styles.css';
 // Listens for the browser's install offer from the first moment: it may come before the app has started.
 import './features/pwa/install';
+
+// A page reloaded during a call asks for the call, and starts the camera, before anything else (issue #50).
+startLiveCallEarly();
 
 // Start in the language this path will show, so a Tamil reader never sees an English flash.
 const initial = isEnglishOnlyPath(window.location.pathname) ? 'en' : getPreferredLanguage();

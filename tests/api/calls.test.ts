@@ -5,7 +5,9 @@ import type {
   CallStatusResponse,
   IncomingCallsResponse,
   InitiateCallResponse,
+  RespondCallResponse,
 } from '../../api/contract/calls';
+import type { VideoTokenResponse } from '../../api/contract/video';
 import { PRESENCE_REFRESH_MS, initiateCall, sweepCalls } from '../../api/src/features/calls/service';
 import type { SessionUser } from '../../api/src/http/context';
 import { buildSeller, buildUser } from '../factories';
@@ -317,11 +319,21 @@ describe('POST /_api/call/respond', () => {
     const p = await callParties(api);
     const callId = await placeCall(p);
     await p.asSeller.get('/_api/call/incoming');
-    const res = await p.asSeller.post('/_api/call/respond', { callId, response: 'accept' });
+    const res = await p.asSeller.post<RespondCallResponse>('/_api/call/respond', {
+      callId,
+      response: 'accept',
+    });
     expect(res.status).toBe(200);
+    // The accepting side's video token comes with the accept (Accept is instant, product-rules §19): the same
+    // room and identity as GET /_api/video/token gives that participant.
     expect(res.body).toEqual({
       call: { id: callId, status: 'active', callerId: p.customer.id, sellerId: p.seller.id },
+      token: expect.objectContaining({ provider: 'p2p', token: expect.any(String) }),
     });
+    const asked = await p.asSeller.get<VideoTokenResponse>(`/_api/video/token?callId=${callId}`);
+    expect(asked.status).toBe(200);
+    expect(res.body.token).toMatchObject({ roomName: asked.body.roomName, identity: asked.body.identity });
+    expect(res.headers.get('server-timing')).toMatch(/^app;dur=\d+(\.\d)?$/);
     const row = await callRow(callId);
     expect(row.status).toBe('active');
     expect(row.answered_at).not.toBeNull();
@@ -341,6 +353,7 @@ describe('POST /_api/call/respond', () => {
     const res = await p.asSeller.post('/_api/call/respond', { callId, response: 'decline' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ call: { id: callId, status: 'declined' } });
+    expect(res.body).not.toHaveProperty('token');
     const row = await callRow(callId);
     expect(row.ended_at).not.toBeNull();
     expect(row.ended_by).toBe(p.seller.id);

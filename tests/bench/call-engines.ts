@@ -74,18 +74,22 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-engines-'));
   const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
   // BEFORE_BUILD=<a checkout with its own dist/ and dist-ssr/ built>: each run is made with this build and with
-  // that one in turn, against the same API, so that a change is measured before against after in one run
+  // that one in turn (each served by its own checkout), so that a change is measured before against after in one run
   // (on a shared machine the figures drift between runs far more than between neighbours).
   const beforeDir = process.env.BEFORE_BUILD;
   const beforeData = beforeDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-engines-')) : null;
   const before =
     beforeDir && beforeData
-      ? await startServer({
-          DATA_DIR: beforeData,
-          DATABASE_URL: '',
-          STATIC_DIR: path.join(beforeDir, 'dist'),
-          SSR_DIR: path.join(beforeDir, 'dist-ssr'),
-        })
+      ? // That checkout's own server too (its API and its build), so the before is the whole earlier product.
+        await startServer(
+          {
+            DATA_DIR: beforeData,
+            DATABASE_URL: '',
+            STATIC_DIR: path.join(beforeDir, 'dist'),
+            SSR_DIR: path.join(beforeDir, 'dist-ssr'),
+          },
+          beforeDir,
+        )
       : null;
   const builds = [
     { label: 'this', url: server.url },

@@ -8,7 +8,7 @@ import {
   newContext,
   refuseSoundWithoutGesture,
 } from './support/browser';
-import { endLiveCallsAndClose, expectVideoFlowing } from './support/call-phones';
+import { endLiveCallsAndClose, expectVideoFlowing, remoteBrightness } from './support/call-phones';
 import { CHROMIUM_TONE_HZ, expectToneReceived } from './support/received-tone';
 
 /**
@@ -89,22 +89,6 @@ async function startCall(page: Page) {
 
 function incomingDialog(page: Page) {
   return page.getByRole('alertdialog');
-}
-
-/** Mean brightness (0..255) of the remote video: the fake camera is bright, a disabled track is black. */
-function remoteBrightness(page: Page) {
-  return page.evaluate(() => {
-    const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
-    const c = document.createElement('canvas');
-    c.width = 64;
-    c.height = 48;
-    const g = c.getContext('2d')!;
-    g.drawImage(v, 0, 0, 64, 48);
-    const d = g.getImageData(0, 0, 64, 48).data;
-    let sum = 0;
-    for (let i = 0; i < d.length; i += 4) sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
-    return sum / (d.length / 4);
-  });
 }
 
 /** Audio energy the receiver decoded over `ms` (inbound-rtp totalAudioEnergy delta). */
@@ -300,6 +284,31 @@ describe('video calls', () => {
     await customer.context.close();
     await seller.context.close();
   }, 180_000);
+
+  it("the jeweller's accept answers after the call turned active on the event stream: one connection, the one the accept's answer belongs to", async () => {
+    const seller = await sellerPage('/seller/history');
+    const customer = await customerPage();
+    // The accept's answer (with a token) held back 0.6 s: the stream says 'active' first, the room asks for a token
+    // too. Starting again on the second would close the connection the accept's answer belongs to (§19).
+    await seller.page.route('**/_api/call/respond', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 600));
+      await route.fulfill({ response });
+    });
+    await startCall(customer.page);
+    await incomingDialog(seller.page).getByRole('button', { name: 'Accept' }).click({ timeout: 10_000 });
+    await Promise.all([expectVideoFlowing(seller.page), expectVideoFlowing(customer.page)]);
+    for (const p of [seller.page, customer.page])
+      await p.getByRole('button', { name: 'End call' }).waitFor({ timeout: 10_000 });
+    // The room started once, with the peer prepared while it rang.
+    const marks = await callMarks(seller.page);
+    expect(
+      [/\btoken@/g, /\bprepared-adopted@/g].map((m) => marks.match(m)?.length),
+      marks,
+    ).toEqual([1, 1]);
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await seller.page.getByTestId('remote-video').waitFor({ state: 'detached', timeout: 10_000 });
+  }, 120_000);
 
   it('declining ends the call for the customer', async () => {
     const seller = await sellerPage('/seller/history');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  adoptLocalMedia,
   assignPlacedMedia,
   prepareLocalMedia,
   prepareLocalMediaForPlacing,
@@ -70,5 +71,50 @@ describe('the capture started at the tap that places a call', () => {
     expect(await other).toBe(captures[0].stream);
     await Promise.resolve();
     expect(captures[0].stops()).toBe(2);
+  });
+});
+
+// A page reloaded during a call starts its camera from the entry module, before the call layer has loaded
+// (pwa/src/lib/live-call-early.ts); the call's video room then takes that capture, no second one.
+describe('a capture started before the call layer loaded', () => {
+  let asked = 0;
+  beforeEach(() => {
+    asked = 0;
+    vi.stubGlobal('navigator', {
+      mediaDevices: {
+        getUserMedia: vi.fn(() => {
+          asked++;
+          return Promise.resolve(fakeStream().stream);
+        }),
+      },
+    });
+  });
+  afterEach(() => {
+    releaseLocalMedia();
+    vi.unstubAllGlobals();
+  });
+
+  it("is the call's capture: taken by its video room without asking the camera again", async () => {
+    const early = fakeStream();
+    const capture = Promise.resolve(early.stream);
+    adoptLocalMedia(7, capture);
+    expect(takeLocalMedia(7)).toBe(capture);
+    expect(asked).toBe(0);
+    expect(early.stops()).toBe(0);
+  });
+
+  it('is stopped when the call already has one, and released like any other when the call ends', async () => {
+    const held = prepareLocalMedia(8);
+    const early = fakeStream();
+    adoptLocalMedia(8, Promise.resolve(early.stream));
+    expect(takeLocalMedia(8)).toBe(held);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(early.stops()).toBe(2);
+
+    const other = fakeStream();
+    adoptLocalMedia(9, Promise.resolve(other.stream));
+    releaseLocalMedia(9);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(other.stops()).toBe(2);
   });
 });

@@ -1,42 +1,23 @@
 import type { CallResumeResponse } from '../../../api/contract/video';
 import { API_ROUTES } from '../../../api/contract/routes';
 import { api } from './api-client';
+import {
+  REMEMBERED_LIVE_CALL as REMEMBERED,
+  namedLiveCall as named,
+  takeEarlyLiveCall,
+  type NamedLiveCall,
+} from './live-call-early';
 
-/** The element of the server's page naming the reader's live call (api/src/http/live-call-page.ts). */
-const ELEMENT_ID = 'nagai-live-call';
-/** This tab's live call, kept across a reload (the tab's own storage: the page may come from the service worker). */
-const REMEMBERED = 'nagai:live-call';
-
-interface Named {
-  userId: number;
-  /** null: the server's page says this reader has no live call. */
-  callId: number | null;
-}
+type Named = NamedLiveCall;
 
 /** What start-up learnt of the reader's live call: its id, and the one request that resumes it. */
 export interface LiveCallStart extends Named {
   resume: Promise<CallResumeResponse> | null;
+  /** The camera and microphone, started with the resume (null: not started). */
+  capture: Promise<MediaStream> | null;
 }
 
 let start: LiveCallStart | undefined;
-
-function named(): Named | undefined {
-  const el = document.getElementById(ELEMENT_ID);
-  if (el?.textContent) {
-    try {
-      return JSON.parse(el.textContent) as Named;
-    } catch {
-      /* the tab's own note below */
-    }
-  }
-  try {
-    const kept = sessionStorage.getItem(REMEMBERED);
-    if (kept) return JSON.parse(kept) as Named;
-  } catch {
-    /* storage off: the app asks for its history */
-  }
-  return undefined;
-}
 
 /**
  * At start-up (src/main.tsx, before React renders): the live call the server's page names, or this tab
@@ -47,9 +28,15 @@ export function resumeLiveCall(): number | null {
   if (start) return start.callId;
   const n = named();
   if (!n || typeof n.userId !== 'number') return null;
-  const resume = n.callId === null ? null : api.call(API_ROUTES.callResume, { callId: n.callId });
+  // Started by the entry module already (lib/live-call-early.ts), else now.
+  const first = n.callId === null ? null : takeEarlyLiveCall(n.callId);
+  const resume =
+    n.callId === null
+      ? null
+      : ((first?.resume as Promise<CallResumeResponse> | undefined) ??
+        api.call(API_ROUTES.callResume, { callId: n.callId }));
   resume?.catch(() => undefined);
-  start = { userId: n.userId, callId: n.callId, resume };
+  start = { userId: n.userId, callId: n.callId, resume, capture: first?.capture ?? null };
   return n.callId;
 }
 
@@ -62,7 +49,12 @@ export function resumingLiveCall(userId: number): boolean {
 export function takeLiveCallStart(userId: number): LiveCallStart | undefined {
   const taken = start;
   start = undefined;
-  return taken?.userId === userId ? taken : undefined;
+  if (taken?.userId === userId) return taken;
+  void taken?.capture?.then(
+    (s) => s.getTracks().forEach((t) => t.stop()),
+    () => undefined,
+  );
+  return undefined;
 }
 
 /** This tab's live call (null: none), remembered for a reload. */

@@ -145,3 +145,19 @@ export async function expectVideoFlowing(page: Page): Promise<void> {
   console.log(`remote video on ${page.url()}: ${fps} frames a second`);
   expect(fps, `frames a second of the remote video on ${page.url()}`).toBeGreaterThanOrEqual(MIN_REMOTE_FPS);
 }
+
+/** Mean brightness (0..255) of the remote video: the fake camera is bright, a disabled track is black. */
+export function remoteBrightness(page: Page) {
+  return page.evaluate(() => {
+    const v = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]')!;
+    const c = document.createElement('canvas');
+    c.width = 64;
+    c.height = 48;
+    const g = c.getContext('2d')!;
+    g.drawImage(v, 0, 0, 64, 48);
+    const d = g.getImageData(0, 0, 64, 48).data;
+    let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
+    return sum / (d.length / 4);
+  });
+}

@@ -12,6 +12,7 @@ import type { AppDeps, Feature } from '../../http/context';
 import { createVideoProviders } from '../video/providers';
 import { issueIceServers } from '../video/service';
 import { endpoint, endpointWithSession } from '../../http/endpoint';
+import { forgetCallState } from '../schedule/call-state-cache';
 import { resumeCall } from './resume';
 import {
   endCall,
@@ -58,7 +59,8 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     background.every('calls:expire', CALLS_SWEEP_INTERVAL_MS, async () => {
       await sweepCalls(deps);
     });
-    const presence = new PresenceRecorder(deps.db);
+    // The shop's public call state (polled by its pages) is read afresh after presence turns on or off here.
+    const presence = new PresenceRecorder(deps.db, (sellerId) => forgetCallState(deps.db, sellerId));
     background.every('calls:presence', PRESENCE_FLUSH_MS, () => presence.flush(deps.clock.now()));
     // A jeweller's app that opens its event stream is reachable at once, and gone at once when it closes
     // (issue #50): not at the next streams sweep below.
@@ -110,7 +112,10 @@ export function createCallsFeature(opts: CallsFeatureOptions = {}): Feature {
     endpoint(router, R.callRespond, {
       input: respondCallSchema,
       handle: (deps, user, { callId, response, answer }) =>
-        respondToCall(deps, user, callId, response, answer),
+        respondToCall(deps, user, callId, response, answer, (call) => {
+          const provider = videoProviders(deps)[call.provider];
+          return provider ? provider.issueToken({ callId: call.id, userId: user.id }) : null;
+        }),
     });
 
     // Also the target of navigator.sendBeacon on page unload: a same-origin JSON Blob with the cookie.

@@ -24,6 +24,7 @@ import { metrics } from '../../http/metrics';
 import { hitRateLimit } from '../../http/rate-limit';
 import { SESSION_USER_CTE, sessionBindings, type SessionRow } from '../../http/session';
 import { hotQuery } from '../../../../db/connection';
+import type { VideoTokenResponse } from '../../../contract/video';
 import { pruneSignalEvents } from '../events/service';
 import { loadCallProduct, loadCallProducts } from '../selling/products';
 import { answerCallback, loadCallState } from '../schedule/service';
@@ -325,7 +326,11 @@ export class PresenceRecorder {
   private readonly noted = new Map<number, number>();
   private readonly queued = new Map<number, string>();
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    /** A write that changed whether the seller is reachable (the shop's public call state) has committed. */
+    private readonly changed: (sellerId: number) => void = () => undefined,
+  ) {}
 
   /**
    * Notes a poll; the seller is written with the next batch unless written lately, or at once (the promise)
@@ -339,7 +344,7 @@ export class PresenceRecorder {
     if (last === undefined) {
       this.queued.delete(sellerId);
       return hotQuery(this.db, 'presence_upsert', PRESENCE_UPSERT, [[sellerId], [now.toISOString()]]).then(
-        () => undefined,
+        () => this.changed(sellerId),
       );
     }
     this.queued.set(sellerId, now.toISOString());
@@ -364,6 +369,7 @@ export class PresenceRecorder {
       .where('user_id', sellerId)
       .where('last_polled_at', '<=', new Date(last ?? now.getTime()))
       .delete();
+    this.changed(sellerId);
   }
 
   /** Writes the gathered polls and forgets sellers that stopped polling. */
@@ -500,15 +506,15 @@ export async function respondToCall(
   callId: number,
   response: 'accept' | 'decline',
   answer?: Record<string, unknown>,
+  /** The accepting side's video token, issued with the accept so that its browser needs no request for it. */
+  issueToken?: (call: CallRow) => VideoTokenResponse | null,
 ): Promise<RespondCallResponse> {
   const { db } = deps;
   const now = deps.clock.now();
-  const existing = (await rungBy(db('calls'), callId, seller.id).first('id')) as { id: number } | undefined;
-  if (!existing) throw notFound(MSG.callNotFound, CODES.callNotFound);
-  await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callId });
-
   // The status and ring-time conditions make this the single point where a racing decline, accept,
   // hang-up or expiry is decided: whichever UPDATE commits first changes the row, the others match nothing.
+  // An accept is one statement before its answer goes out (Accept is instant, docs/product-rules.md §19):
+  // what explains a refusal (not this user's call, rung out) is read only when the update matched nothing.
   const guarded = rungBy(db('calls'), callId, seller.id)
     .whereIn('status', UNANSWERED)
     .where('created_at', '>', ringCutoff(deps));
@@ -524,26 +530,34 @@ export async function respondToCall(
       throw conflict(MSG.sellerBusy, CODES.sellerBusy);
     throw err;
   }
-  if (!rows.length) throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
+  if (!rows.length) {
+    const existing = (await rungBy(db('calls'), callId, seller.id).first('id')) as { id: number } | undefined;
+    if (!existing) throw notFound(MSG.callNotFound, CODES.callNotFound);
+    await expireUnansweredCalls(db, now, deps.config.callRingTimeoutMs, { callId });
+    throw conflict(MSG.alreadyResponded, CODES.alreadyResponded);
+  }
+  const call = rows[0];
   if (response === 'decline') metrics.callsEnded.inc({ reason: 'declined' });
   if (response === 'accept') {
-    await answerCallback(db, callId, now);
-    // The answer to the offer that arrived while it rang goes out with the accept: the caller reads both in
-    // one batch of its event stream, not a request later.
-    if (answer) {
-      const call = rows[0];
-      const to = call.caller_id === seller.id ? call.seller_id : call.caller_id;
-      await db('call_signals').insert({
-        call_id: callId,
-        from_user_id: seller.id,
-        to_user_id: to,
-        kind: 'answer',
-        payload: JSON.stringify(answer),
-        created_at: now,
-      });
-    }
+    const to = call.caller_id === seller.id ? call.seller_id : call.caller_id;
+    await Promise.all([
+      answerCallback(db, callId, now),
+      // The answer to the offer that arrived while it rang goes out with the accept: the caller reads both in
+      // one batch of its event stream, not a request later.
+      answer &&
+        db('call_signals').insert({
+          call_id: callId,
+          from_user_id: seller.id,
+          to_user_id: to,
+          kind: 'answer',
+          payload: JSON.stringify(answer),
+          created_at: now,
+        }),
+    ]);
+    const token = issueToken?.(call);
+    if (token) return { call: presentCallBrief(call), token };
   }
-  return { call: presentCallBrief(rows[0]) };
+  return { call: presentCallBrief(call) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors';
 import type { Feature } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
 import { callBackMissedSchema, callbackIdSchema, createCallbackSchema } from '../../../contract/callbacks';
+import { forgetCallState } from './call-state-cache';
 import { getShopHours, loadPublicCallState, saveShopHours } from './service';
 import {
   appointmentIdQuerySchema,
@@ -73,7 +74,12 @@ export const scheduleFeature: Feature = (router, { deps, background }) => {
 
   endpoint(router, R.shopHoursSave, {
     input: shopHoursSchema,
-    handle: (deps, user, input) => saveShopHours(deps.db, user.id, input, deps.clock.now()),
+    handle: async (deps, user, input) => {
+      const saved = await saveShopHours(deps.db, user.id, input, deps.clock.now());
+      // Hours and away change the shop's public call state: its pages see it at their next look.
+      forgetCallState(deps.db, user.id);
+      return saved;
+    },
   });
 
   // Call-back requests (issue #22): the customer's side, then the jeweller's queue and call-back.

@@ -8,6 +8,7 @@ import type {
   HoursRange,
 } from '../../../contract/shop-hours';
 import { notFound } from '../../http/errors';
+import { callStateCache } from './call-state-cache';
 import { readHours, shopCallState, type ShopStateRow } from './hours';
 
 /**
@@ -53,9 +54,15 @@ export async function loadPublicCallState(
   sellerId: number,
   now: Date,
 ): Promise<ShopCallState | null> {
-  const row = (await stateRows(db)
-    .where({ 'sp.user_id': sellerId, 'sp.is_approved': true })
-    .first(...callStateColumns(db))) as ShopStateRow | undefined;
+  // Polled by every open storefront and product page: read at most once a second per shop and process.
+  const row = await callStateCache<ShopStateRow | undefined>(db).get(
+    sellerId,
+    now.getTime(),
+    async () =>
+      (await stateRows(db)
+        .where({ 'sp.user_id': sellerId, 'sp.is_approved': true })
+        .first(...callStateColumns(db))) as ShopStateRow | undefined,
+  );
   return row ? shopCallState(row, now) : null;
 }
 

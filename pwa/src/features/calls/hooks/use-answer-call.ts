@@ -67,13 +67,14 @@ export function useAnswerCall(
       try {
         // p2p: the answer to the offer that came while it rang goes with the accept (null: answered later).
         const answer = action === 'accept' ? await answerForAccept(record.callId) : null;
-        const { call } = await callsApi.respond(record.callId, action, answer);
+        const { call, token } = await callsApi.respond(record.callId, action, answer);
         markCall('respond-answered');
         if (action === 'accept') {
           if (call.status === 'active') {
             if (answer) answerAccepted(record.callId);
-            // The video token now, while the call modal mounts, not after it.
-            void queryClient.prefetchQuery(videoQueries.token(record.callId));
+            // The video token came with the accept (else it is asked for now, while the call modal mounts).
+            if (token) queryClient.setQueryData(videoQueries.token(record.callId).queryKey, token);
+            else void queryClient.prefetchQuery(videoQueries.token(record.callId));
             const confirmed = { ...optimistic, status: call.status, answeredAt: Date.now() };
             callRef.current = confirmed;
             setActiveCall(confirmed);

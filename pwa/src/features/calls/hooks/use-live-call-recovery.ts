@@ -5,7 +5,7 @@ import type { CallStatusResponse } from '../../../../../api/contract/calls';
 
 import { rememberLiveCall, resumingLiveCall, takeLiveCallStart } from '../../../lib/live-call';
 import { primeSignals, videoQueries } from '../../video/api';
-import { prepareLocalMedia } from '../../video/lib/local-media';
+import { adoptLocalMedia, prepareLocalMedia, stopLocalMedia } from '../../video/lib/local-media';
 import { markCall } from '../../video/lib/marks';
 import { callQueries } from '../api';
 import type { ActiveCall } from '../lib/call-state';
@@ -70,19 +70,28 @@ export function useLiveCallRecovery(
     const known = takeLiveCallStart(user.id);
     // The server's page says there is no live call: nothing to ask.
     if (known?.callId === null) return;
+    // The capture the entry module started with the resume (lib/live-call-early.ts), if it did.
+    const capture = known?.capture ?? null;
     const recovered = known?.resume
       ? known.resume.then(
           ({ call, token, signals }) => {
-            if (cancelled || !isLive(call)) return;
+            if (cancelled || !isLive(call)) {
+              stopLocalMedia(capture);
+              return;
+            }
             markCall('resume-answered');
             // The video room finds its token, its first signals and its capture under way.
             if (token) queryClient.setQueryData(videoQueries.token(call.callId).queryKey, token);
             primeSignals(call.callId, { signals, status: call.status });
-            if (call.status === 'active') prepareLocalMedia(call.callId).catch(() => undefined);
+            if (capture) adoptLocalMedia(call.callId, capture);
+            else if (call.status === 'active') prepareLocalMedia(call.callId).catch(() => undefined);
             latest.current(trackedFrom(call));
           },
           // Over, or not this reader's (a stale note), or the request failed: the history decides.
-          () => (cancelled ? undefined : fromHistory()),
+          () => {
+            stopLocalMedia(capture);
+            return cancelled ? undefined : fromHistory();
+          },
         )
       : fromHistory();
     void recovered.catch(() => undefined).finally(() => setResuming(false));

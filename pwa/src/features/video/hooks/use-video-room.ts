@@ -155,6 +155,11 @@ export function useVideoRoom({
     // Its remote media shows the moment it arrives, before the video token (p2p).
     let mounted = true;
     const showRemote = (stream: MediaStream) => mounted && setRemoteStream(stream);
+    // The person's own picture the moment the camera gives it, not after the video token (Accept is instant).
+    promise.then(
+      (stream) => mounted && setLocalStream((cur) => cur ?? stream),
+      () => undefined,
+    );
     // The caller's, made when the server answered the initiation (call-provider), is taken here too: the
     // jeweller may have picked up before this screen mounted, and an offer already sent must be the one used.
     preparedPeer.current = isCaller ? takeCallerPeer(callId) : takeAnswerPeer(callId);
@@ -180,9 +185,11 @@ export function useVideoRoom({
       () => [] as RTCIceServer[],
     );
     // Kept when the call turns active (the first attempt adopts it); closed on unmount if never adopted.
-    preparedPeer.current = Promise.all([capturing.current, servers]).then(
-      async ([stream, iceServers]) => {
-        const pc = await prepareCallerPeer(stream, iceServers, callId);
+    // Not waiting for the camera: the offer goes now, the capture's tracks join its senders when ready.
+    const capture = capturing.current;
+    preparedPeer.current = servers.then(
+      async (iceServers) => {
+        const pc = await prepareCallerPeer(capture, iceServers, callId);
         watchPreparedRemote(pc, (remote) => setRemoteStream(remote));
         return pc;
       },
@@ -231,10 +238,15 @@ export function useVideoRoom({
     };
   }, [watchActive, callId, queryClient]);
 
-  const tokenData = token.data;
   const tokenError = token.error;
+  // The room starts once a token is there and is not started again when another token for the call arrives:
+  // the jeweller's comes with the accept while a request for it may be in flight (the call turned active on
+  // the event stream first), and restarting would close the connection the accept's answer belongs to (the
+  // caller then waits on a peer that is gone). A retry asks for a fresh token itself.
+  const hasToken = token.data !== undefined;
 
   useEffect(() => {
+    const tokenData = queryClient.getQueryData(videoQueries.token(callId).queryKey);
     if (!enabled || !tokenData) return;
     const run = new AbortController();
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -374,7 +386,7 @@ export function useVideoRoom({
       session.current?.disconnect();
       session.current = null;
     };
-  }, [enabled, tokenData, callId, isCaller, generation, queryClient]);
+  }, [enabled, hasToken, callId, isCaller, generation, queryClient]);
 
   const toggleAudio = useCallback(() => {
     media.current.audio = !media.current.audio;

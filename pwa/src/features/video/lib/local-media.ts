@@ -1,3 +1,4 @@
+import { LOCAL_MEDIA_CONSTRAINTS } from '../../../lib/live-call-early';
 import { HeldForCall } from './held-for-call';
 
 /**
@@ -6,10 +7,7 @@ import { HeldForCall } from './held-for-call';
  * from tens of milliseconds to a second, so doing it before the call is active takes it off the path from
  * accept to first frame. One capture is held at a time; the video room takes ownership and stops it.
  */
-export const LOCAL_MEDIA_CONSTRAINTS: MediaStreamConstraints = {
-  audio: true,
-  video: { width: 640, height: 480 },
-};
+export { LOCAL_MEDIA_CONSTRAINTS };
 
 const stopTracks = (stream: MediaStream) => stream.getTracks().forEach((t) => t.stop());
 const held = new HeldForCall<MediaStream>(stopTracks);
@@ -64,4 +62,18 @@ export function releaseLocalMedia(callId?: number): void {
 /** Stops a capture once it resolves (or at once if it already has). */
 export function stopLocalMedia(promise: Promise<MediaStream> | null | undefined): void {
   if (promise) void promise.then(stopTracks, () => undefined);
+}
+
+/**
+ * A capture started before the call layer loaded (the page reloaded during the call: lib/live-call-early.ts)
+ * is the call's: held for its video room like one this module started. Stopped if one is held for it already.
+ */
+export function adoptLocalMedia(callId: number, capture: Promise<MediaStream>): void {
+  if (held.peek(callId)) {
+    stopLocalMedia(capture);
+    return;
+  }
+  held.release();
+  capture.catch(() => held.forget(capture));
+  held.hold(callId, capture);
 }

@@ -68,6 +68,10 @@ export async function answerForAccept(callId: number, waitMs = 300): Promise<Rec
     ]);
     const r = peer ? ringingOf.get(peer) : undefined;
     if (!peer || !r) return null;
+    // Picked up the moment it rang: the caller's offer may be a few milliseconds away still (a call that
+    // never gets one, Twilio's, loses OFFER_WAIT_MS at most).
+    const offerWait = AbortSignal.any([giveUp.signal, AbortSignal.timeout(OFFER_WAIT_MS)]);
+    await offerSet(peer, offerWait);
     let answer: Record<string, unknown> | null = null;
     const made = (r.chain = r.chain
       .then(async () => {
@@ -87,6 +91,26 @@ export async function answerForAccept(callId: number, waitMs = 300): Promise<Rec
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How long the accept waits for a caller's offer that has not arrived yet. */
+const OFFER_WAIT_MS = 200;
+
+/** Resolves once the peer holds the caller's offer, or when `signal` aborts. */
+function offerSet(peer: RTCPeerConnection, signal: AbortSignal): Promise<void> {
+  if (peer.signalingState === 'have-remote-offer' || signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      peer.removeEventListener('signalingstatechange', check);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const check = () => {
+      if (peer.signalingState === 'have-remote-offer' || peer.signalingState === 'closed') done();
+    };
+    peer.addEventListener('signalingstatechange', check);
+    signal.addEventListener('abort', done);
+  });
 }
 
 /** The accept that carried the answer was stored: later candidates may follow it. */

@@ -13,7 +13,8 @@ import { allowSending, closePreparedPeer, newRinging, ringingOf, watchRinging } 
  * and otherwise closes it and offers afresh. Resolves null if the browser refused.
  */
 export async function prepareCallerPeer(
-  localStream: MediaStream,
+  /** The capture, or its promise: the offer is then made and sent without waiting for the camera. */
+  localStream: MediaStream | Promise<MediaStream>,
   iceServers: RTCIceServer[] = [],
   callId?: number,
 ): Promise<RTCPeerConnection | null> {
@@ -63,12 +64,10 @@ export function prepareCallerAhead(callId: number, media: Promise<MediaStream>):
     (res) => res.iceServers as RTCIceServer[],
     () => [] as RTCIceServer[],
   );
+  // Not waiting for the camera (it may take a second): its tracks join the offered senders when it is ready.
   heldOffer.hold(
     callId,
-    Promise.all([media, servers]).then(
-      ([stream, iceServers]) => prepareCallerPeer(stream, iceServers, callId),
-      () => null,
-    ),
+    servers.then((iceServers) => prepareCallerPeer(media, iceServers, callId)),
   );
 }
 

@@ -14,8 +14,7 @@ import { watchMedia } from './ice-restart';
 import {
   MEDIA_FAILED,
   SIGNALLING_FAILED,
-  gatherWindow,
-  iceGathered,
+  gatheredForSending,
   newPeer,
   noteAnswered,
   preparedWith,
@@ -225,7 +224,7 @@ export const connectP2p: VideoConnector = (opts: ConnectOptions) =>
         await peer.setLocalDescription(desc);
       }
       markCall(`${kind}-created`);
-      await iceGathered(peer, gatherWindow(), a.stop.signal);
+      await gatheredForSending(peer, a.stop.signal);
       if (peer !== a.pc || a.stop.signal.aborted) return;
       // Read and flip in one task: a candidate is in this SDP or is trickled, never lost between the two.
       const local = peer.localDescription ?? desc;

@@ -1,4 +1,4 @@
-import { isStreamOpen } from '../../../../lib/event-stream';
+import { isStreamOpen, onStreamEvent } from '../../../../lib/event-stream';
 import { applyCallCodecs } from '../../lib/codecs';
 
 /**
@@ -19,6 +19,23 @@ export const ICE_GATHER_WINDOW_MS = 300;
  */
 export const ICE_GATHER_WINDOW_STREAMING_MS = 40;
 export const gatherWindow = () => (isStreamOpen() ? ICE_GATHER_WINDOW_STREAMING_MS : ICE_GATHER_WINDOW_MS);
+
+/**
+ * Waits for gathering within the window that fits the event stream now; a stream that opens meanwhile (a page
+ * just reloaded) cuts the wait to the streaming window, counted from the start: a trickled candidate then
+ * arrives within a round trip, so the description need not wait the whole 300 ms for it.
+ */
+export function gatheredForSending(pc: RTCPeerConnection, signal: AbortSignal): Promise<void> {
+  if (isStreamOpen()) return iceGathered(pc, ICE_GATHER_WINDOW_STREAMING_MS, signal);
+  const started = performance.now();
+  const cut = new AbortController();
+  const off = onStreamEvent('hello', () => {
+    const left = ICE_GATHER_WINDOW_STREAMING_MS - (performance.now() - started);
+    if (left <= 0) cut.abort();
+    else setTimeout(() => cut.abort(), left);
+  });
+  return iceGathered(pc, ICE_GATHER_WINDOW_MS, AbortSignal.any([signal, cut.signal])).finally(off);
+}
 
 export const SIGNALLING_FAILED = 53000;
 export const MEDIA_FAILED = 53405;
@@ -98,13 +115,37 @@ export function peerConfiguration(iceServers: RTCIceServer[], pool = false): RTC
 
 export function newPeer(
   iceServers: RTCIceServer[],
-  localStream: MediaStream,
+  localStream: MediaStream | Promise<MediaStream>,
   pool = false,
 ): RTCPeerConnection {
   const peer = new RTCPeerConnection(peerConfiguration(iceServers, pool));
-  for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
+  if ('then' in localStream) sendWhenCaptured(peer, localStream);
+  else for (const track of localStream.getTracks()) peer.addTrack(track, localStream);
   applyCallCodecs(peer);
   return peer;
+}
+
+/**
+ * The offering side's peer made before its camera is ready (Accept is instant, docs/product-rules.md §19): one
+ * send-and-receive transceiver per kind (audio first, as addTrack would order them), so that the offer can be
+ * made and sent at once; the capture's tracks take their senders' places the moment it arrives (replaceTrack
+ * needs no new offer). Only for an offer: an answerer's transceivers come from the offer it sets.
+ */
+function sendWhenCaptured(peer: RTCPeerConnection, capture: Promise<MediaStream>) {
+  const stream = new MediaStream();
+  const senders = (['audio', 'video'] as const).map(
+    (kind) => [kind, peer.addTransceiver(kind, { direction: 'sendrecv', streams: [stream] }).sender] as const,
+  );
+  capture.then(
+    (captured) => {
+      if (peer.signalingState === 'closed') return;
+      for (const [kind, sender] of senders) {
+        const track = captured.getTracks().find((t) => t.kind === kind);
+        if (track) sender.replaceTrack(track).catch(() => undefined);
+      }
+    },
+    () => undefined,
+  );
 }
 
 /** The ICE server URLs a prepared peer was made with (its credentials may be older than the token's). */
