@@ -224,7 +224,7 @@ describe('virtual try-on', () => {
     const page = await context.newPage();
     const model: string[] = [];
     page.on('request', (r) => {
-      if (/\.(wasm|data)$/.test(new URL(r.url()).pathname)) model.push(r.url());
+      if (/^\/vendor\/human\/[^/]+\/(models|dist)\//.test(new URL(r.url()).pathname)) model.push(r.url());
     });
     await page.goto(await earringsPath(page));
     await page.getByRole('heading', { level: 1 }).waitFor();
