@@ -18,5 +18,11 @@ export const FACE_FILES = [
   'models/facemesh.bin',
 ] as const;
 
+/**
+ * TensorFlow.js's WebAssembly backend (SIMD), for a device whose WebGL is drawn in software (no GPU, or a blocked
+ * one): fetched only there, from @tensorflow/tfjs-backend-wasm of the version the bundle carries.
+ */
+export const FACE_WASM_FILES = ['wasm/tfjs-backend-wasm-simd.wasm'] as const;
+
 /** The Cache Storage cache the app keeps the model in from the first try-on on (works offline after it). */
 export const FACE_MODEL_CACHE = 'nagai-tryon-v1';

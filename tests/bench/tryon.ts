@@ -198,7 +198,8 @@ The phone profile of issue #51, applied by Chromium's CDP: ${PROFILE.mbitPerSeco
 trips, the CPU slowed ${PROFILE.cpuSlowdown}×. Headless Debian Chromium (\`--disable-gpu\`: WebGL on the CPU), 640×480 fake
 camera playing a face, a 360 px phone viewport, the production server with the demo shops; median of ${rows.length} runs,
 each in a fresh browser context (nothing cached). Face model: @vladmandic/human's BlazeFace detector and
-468-point face mesh (TensorFlow.js, WebGL). ${os.cpus().length} cores; load average ${loadBefore[0]!.toFixed(1)} before, ${loadAfter[0]!.toFixed(1)} after (1 min);
+468-point face mesh, on TensorFlow.js's WebAssembly SIMD backend (this Chromium draws WebGL in software, so the
+detector page picks WebAssembly, as on a phone without a usable GPU). ${os.cpus().length} cores; load average ${loadBefore[0]!.toFixed(1)} before, ${loadAfter[0]!.toFixed(1)} after (1 min);
 ${new Date().toISOString().slice(0, 10)}.
 
 | figure | median | budget | |

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Next } from 'koa';
-import { FACE_FILES, FACE_MODEL_BASE, FACE_MODEL_VERSION } from '../../contract/face-model';
+import { FACE_FILES, FACE_MODEL_BASE, FACE_MODEL_VERSION, FACE_WASM_FILES } from '../../contract/face-model';
 import type { AppContext } from './context';
 
 const require = createRequire(import.meta.url);
@@ -33,12 +33,26 @@ if (VERSION !== FACE_MODEL_VERSION)
  */
 export const FACE_MESH_BASE = FACE_MODEL_BASE;
 
+/** TensorFlow.js's WebAssembly binaries, of the version @vladmandic/human bundles (checked at start). */
+const WASM_DIR = path.resolve(
+  path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')),
+  'dist',
+);
+const WASM_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(WASM_DIR, '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+if (!fs.readFileSync(path.join(PACKAGE_DIR, 'dist/tfjs.version.js'), 'utf8').includes(`"${WASM_VERSION}"`))
+  throw new Error(
+    `@tensorflow/tfjs-backend-wasm ${WASM_VERSION} is not the TensorFlow.js @vladmandic/human bundles`,
+  );
+
 const FILES: Record<string, string> = {
   'dist/human.esm.js': 'text/javascript; charset=utf-8',
   'models/blazeface.json': 'application/json',
   'models/blazeface.bin': 'application/octet-stream',
   'models/facemesh.json': 'application/json',
   'models/facemesh.bin': 'application/octet-stream',
+  ...Object.fromEntries(FACE_WASM_FILES.map((f) => [f, 'application/wasm'])),
 };
 
 /**
@@ -82,7 +96,7 @@ const FRAME_JS = `(() => {
     if (!url.startsWith(base)) return realFetch(input, init);
     const p = url.slice(base.length).split('?')[0];
     const bytes = await file(p);
-    const type = p.endsWith('.json') ? 'application/json' : 'application/octet-stream';
+    const type = p.endsWith('.json') ? 'application/json' : p.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
     return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
   };
   let human = null;
@@ -93,8 +107,18 @@ const FRAME_JS = `(() => {
     const { Human } = await import(url);
     URL.revokeObjectURL(url);
     const off = { enabled: false };
+    // WebGL where the device draws it on a GPU; TensorFlow.js's WebAssembly (SIMD) where WebGL is missing or
+    // drawn in software (SwiftShader, llvmpipe), which is many times slower there than WebAssembly.
+    let backend = 'wasm';
+    try {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+      const renderer = gl ? String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)) : '';
+      if (gl && !/swiftshader|llvmpipe|softpipe|software|basic render/i.test(renderer)) backend = 'webgl';
+    } catch (e) { backend = 'wasm'; }
     human = new Human({
-      backend: 'webgl', modelBasePath: base + 'models/', cacheModels: false, warmup: 'none', debug: false,
+      backend, wasmPath: base + 'wasm/', wasmPlatformFetch: false,
+      modelBasePath: base + 'models/', cacheModels: false, warmup: 'none', debug: false,
       async: true, filter: { enabled: false }, cacheSensitivity: 0,
       face: {
         enabled: true,
@@ -158,7 +182,9 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
           ? Buffer.from(FRAME_HTML)
           : name === 'frame.js'
             ? Buffer.from(FRAME_JS)
-            : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
+            : name.startsWith('wasm/')
+              ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
+              : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
       const [br, gz] = await Promise.all([
         brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
         gzip(raw, { level: 9 }),

@@ -1,4 +1,9 @@
-import { FACE_FILES, FACE_MODEL_BASE, FACE_MODEL_CACHE } from '../../../../api/contract/face-model';
+import {
+  FACE_FILES,
+  FACE_MODEL_BASE,
+  FACE_MODEL_CACHE,
+  FACE_WASM_FILES,
+} from '../../../../api/contract/face-model';
 import type { Landmark } from './geometry';
 
 /** Where the server serves the model (api/src/http/face-mesh.ts), its version in the path. */
@@ -23,7 +28,9 @@ async function modelResponse(url: string): Promise<Response> {
 /** Drops kept files of another version of the model (the current one's stay). */
 async function dropOldModelFiles(): Promise<void> {
   const cache = await caches.open(FACE_MODEL_CACHE);
-  const keep = new Set(FACE_FILES.map((f) => new URL(FACE_MESH_BASE + f, location.href).href));
+  const keep = new Set(
+    [...FACE_FILES, ...FACE_WASM_FILES].map((f) => new URL(FACE_MESH_BASE + f, location.href).href),
+  );
   for (const req of await cache.keys()) if (!keep.has(req.url)) await cache.delete(req);
 }
 
@@ -111,7 +118,15 @@ export function startFaceDetector(
   const sendFile = (name: string) => {
     const reply = (m: { bytes?: ArrayBuffer; error?: string }) =>
       frame.contentWindow?.postMessage({ type: 'file', path: name, ...m }, '*', m.bytes ? [m.bytes] : []);
-    const file = typeof name === 'string' ? files.get(name) : undefined;
+    // The WebAssembly backend only when the page asks for it (a device without a GPU for WebGL), not counted in
+    // the progress.
+    const file =
+      typeof name !== 'string'
+        ? undefined
+        : (files.get(name) ??
+          ((FACE_WASM_FILES as readonly string[]).includes(name)
+            ? fetchModelFile(name, () => undefined)
+            : undefined));
     if (!file) return reply({ error: 'not a model file' });
     files.delete(name); // each is sent once (its bytes are transferred)
     file.then(
