@@ -353,8 +353,6 @@ export default defineConfig(({ isSsrBuild }) => ({
           // The Twilio SDK is loaded only for a Twilio call and never precached.
           globIgnores: [
             '**/twilio-video*',
-            // Try-on needs its face model from the server (never precached), so its code is no use offline either.
-            '**/try-on-dialog-*',
             // A seller's try-on image and its preview are uploaded with the product: no use offline.
             '**/try-on-image-field-*',
             '**/sample-preview-*',

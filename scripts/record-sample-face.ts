@@ -2,7 +2,7 @@
  * Records the try-on's sample face (docs/product-rules.md §16): the face-mesh landmarks the product form's
  * preview draws a face from (pwa/src/features/tryon/sample-face-drawing.ts) and places a try-on image on, so the
  * preview needs neither a camera nor the model, and no photograph ships in the app. The landmarks are what
- * @mediapipe/face_mesh finds, in headless Chromium through the same sandboxed page the app uses, on the face the
+ * the try-on's face model finds (recorded with @mediapipe/face_mesh; @vladmandic/human's mesh since issue #51), in headless Chromium through the same sandboxed page the app uses, on the face the
  * try-on's browser test plays (tests/e2e/support/face-video.ts: a photo from @vladmandic/face-api's demo, a dev
  * dependency). Run again only to change the face:
  *
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import prettier from 'prettier';
 import sharp from 'sharp';
-import faceMeshPackage from '@mediapipe/face_mesh/package.json' with { type: 'json' };
+import { FACE_MODEL_BASE } from '../api/contract/face-model';
 import { REPO, startServer } from '../tests/bench/lib/harness';
 
 const require = createRequire(import.meta.url);
@@ -43,7 +43,8 @@ try {
   const page = await (await browser.newContext({ bypassCSP: true })).newPage();
   await page.goto(`${server.url}/_api/products/list?limit=1`);
   const landmarks = await page.evaluate(
-    async ({ frameUrl, picture }) => {
+    async ({ base, picture }) => {
+      const frameUrl = `${base}frame.html`;
       const frame = document.createElement('iframe');
       frame.sandbox.add('allow-scripts');
       frame.src = frameUrl;
@@ -53,8 +54,17 @@ try {
       await img.decode();
       return new Promise<number[] | null>((resolve, reject) => {
         window.addEventListener('message', async (e) => {
-          const m = e.data as { type: string; landmarks?: Float32Array | null; message?: string };
-          if (m.type === 'ready') {
+          const m = e.data as {
+            type: string;
+            path?: string;
+            landmarks?: Float32Array | null;
+            message?: string;
+          };
+          if (m.type === 'file') {
+            // The page asks the app for the model's files (pwa/src/features/tryon/detector.ts does the same).
+            const bytes = await (await fetch(`${base}${m.path}`)).arrayBuffer();
+            frame.contentWindow!.postMessage({ type: 'file', path: m.path, bytes }, '*', [bytes]);
+          } else if (m.type === 'ready') {
             const bitmap = await createImageBitmap(img);
             frame.contentWindow!.postMessage({ type: 'frame', id: 1, bitmap }, '*', [bitmap]);
           } else if (m.type === 'landmarks') resolve(m.landmarks ? [...m.landmarks] : null);
@@ -63,7 +73,7 @@ try {
       });
     },
     {
-      frameUrl: `${server.url}/vendor/face_mesh/${faceMeshPackage.version}/frame.html`,
+      base: `${server.url}${FACE_MODEL_BASE}`,
       picture: `data:image/webp;base64,${picture.toString('base64')}`,
     },
   );

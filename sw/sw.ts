@@ -18,10 +18,11 @@ export const MEDIA_CACHE = 'nagai-media-v1';
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
-// Page navigations fall back to the app shell, so routes open offline; API and media are never the shell.
+// Page navigations fall back to the app shell, so routes open offline; API and media are never the shell, nor the
+// try-on's sandboxed detector page under /vendor/ (issue #51).
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/_api\//, /^\/media\//, /^\/healthz/],
+    denylist: [/^\/_api\//, /^\/media\//, /^\/healthz/, /^\/vendor\//],
   }),
 );
 

@@ -1,10 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FACE_MODEL_BASE } from '../../api/contract/face-model';
 import { productPath } from '../../api/contract/product-path';
+import { placePiece, type Landmark } from '../../pwa/src/features/tryon/geometry';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { baseUrl, expectAccessible, launchBrowser, newContext } from './support/browser';
-import { faceVideoFile } from './support/face-video';
+import { faceVideoFile, samplePhotoPath } from './support/face-video';
 import { REMOTE_VIDEO_TIMEOUT_MS } from '../support/bounds';
 
 /**
@@ -215,6 +217,67 @@ describe('virtual try-on', () => {
     await expectAccessible(page, 'try-on dialog (phone)');
     await context.close();
   }, 120_000);
+  it("the face model finds the sample photograph's face: every piece within 3 mm of its hand-measured point", async () => {
+    // The photograph the sample face was recorded from (scripts/record-sample-face.ts, 384×480), through the
+    // model's own sandboxed page as the app runs it; the hand-measured points are those of
+    // tests/unit/tryon-geometry.test.ts (docs/product-rules.md §16), at the face's own scale (3 mm ≈ 2.3 px).
+    const W = 384;
+    const H = 480;
+    const picture = await sharp(samplePhotoPath())
+      .extract({ left: 470, top: 230, width: 720, height: 900 })
+      .resize(W, H)
+      .webp({ quality: 70 })
+      .toBuffer();
+    const context = await browser.newContext({ baseURL: baseUrl(), bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto('/healthz');
+    const flat = await page.evaluate(
+      async ({ base, picture }) => {
+        const frame = document.createElement('iframe');
+        frame.sandbox.add('allow-scripts');
+        frame.src = `${base}frame.html`;
+        document.body.appendChild(frame);
+        const img = new Image();
+        img.src = picture;
+        await img.decode();
+        return new Promise<number[] | null>((resolve, reject) => {
+          window.addEventListener('message', async (e) => {
+            const m = e.data as {
+              type: string;
+              path?: string;
+              landmarks?: Float32Array | null;
+              message?: string;
+            };
+            if (m.type === 'file') {
+              const bytes = await (await fetch(`${base}${m.path}`)).arrayBuffer();
+              frame.contentWindow!.postMessage({ type: 'file', path: m.path, bytes }, '*', [bytes]);
+            } else if (m.type === 'ready') {
+              const bitmap = await createImageBitmap(img);
+              frame.contentWindow!.postMessage({ type: 'frame', id: 1, bitmap }, '*', [bitmap]);
+            } else if (m.type === 'landmarks') resolve(m.landmarks ? [...m.landmarks] : null);
+            else if (m.type === 'error') reject(new Error(m.message));
+          });
+        });
+      },
+      { base: FACE_MODEL_BASE, picture: `data:image/webp;base64,${picture.toString('base64')}` },
+    );
+    await context.close();
+    expect(flat?.length).toBe(468 * 3);
+    const lm: Landmark[] = [];
+    for (let i = 0; i < flat!.length; i += 3) lm.push({ x: flat![i]!, y: flat![i + 1]!, z: flat![i + 2]! });
+    const place = (kind: 'earrings' | 'nose_pin' | 'necklace' | 'pendant') =>
+      placePiece(lm, W, H, { kind, widthMm: null, heightMm: null });
+    // The hand measure's scale: 0.7691 px/mm.
+    const off = (got: { x: number; y: number }, want: { x: number; y: number }) =>
+      Math.hypot(got.x - want.x, got.y - want.y) / 0.7691;
+    const [right, left] = place('earrings');
+    expect(off(right!, { x: 118.82, y: 135.86 })).toBeLessThanOrEqual(3);
+    expect(off(left!, { x: 223.13, y: 126.38 })).toBeLessThanOrEqual(3);
+    expect(off(place('nose_pin')[0]!, { x: 161.24, y: 152.98 })).toBeLessThanOrEqual(3);
+    expect(off(place('necklace')[0]!, { x: 174.64, y: 268.44 })).toBeLessThanOrEqual(3);
+    expect(off(place('pendant')[0]!, { x: 188.12, y: 335.36 })).toBeLessThanOrEqual(3);
+  }, 120_000);
+
   it('Save-Data: the phone is asked before the model downloads, and nothing downloads until it agrees', async () => {
     const context = await newContext(browser, { mobile: true });
     await context.grantPermissions(['camera']);
@@ -224,7 +287,7 @@ describe('virtual try-on', () => {
     const page = await context.newPage();
     const model: string[] = [];
     page.on('request', (r) => {
-      if (/\.(wasm|data)$/.test(new URL(r.url()).pathname)) model.push(r.url());
+      if (/^\/vendor\/human\/[^/]+\/(models|dist)\//.test(new URL(r.url()).pathname)) model.push(r.url());
     });
     await page.goto(await earringsPath(page));
     await page.getByRole('heading', { level: 1 }).waitFor();

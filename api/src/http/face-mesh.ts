@@ -4,126 +4,159 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Next } from 'koa';
+import { FACE_FILES, FACE_MODEL_BASE, FACE_MODEL_VERSION, FACE_WASM_FILES } from '../../contract/face-model';
 import type { AppContext } from './context';
 
 const require = createRequire(import.meta.url);
-const PACKAGE_DIR = path.dirname(require.resolve('@mediapipe/face_mesh/package.json'));
+// The package's exports map names no package.json: its root is the folder above its Node build.
+const PACKAGE_DIR = path.resolve(path.dirname(require.resolve('@vladmandic/human')), '..');
 const VERSION = (
   JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }
 ).version;
+if (VERSION !== FACE_MODEL_VERSION)
+  throw new Error(
+    `@vladmandic/human ${VERSION} is installed; api/contract/face-model.ts names ${FACE_MODEL_VERSION}`,
+  );
 
 /**
- * The face-landmark model of the virtual try-on (issue #36), served from our own origin: @mediapipe/face_mesh's
- * script, WebAssembly and packed model under /vendor/face_mesh/<version>/ (the version in the path, so a year's
- * immutable caching is safe), and the small page that runs it. Nothing is fetched from elsewhere.
+ * The face-landmark model of the virtual try-on (issues #36, #51), served from our own origin:
+ * @vladmandic/human's browser bundle (TensorFlow.js inside, WebGL backend) and only the two face models it needs,
+ * the BlazeFace detector and the 468-point face mesh, under /vendor/human/<version>/ (the version in the path, so
+ * a year's immutable caching is safe), and the small page that runs it. Nothing is fetched from elsewhere.
  *
- * The model's glue code compiles functions from strings (embind's `new Function`), which the app's CSP forbids.
- * So it runs in its own page, framed with `sandbox="allow-scripts"` (an opaque origin: no cookies, no access to
- * the app), under a CSP of its own that allows 'unsafe-eval' there only. The app posts it camera frames and
- * reads back landmarks (pwa/src/features/tryon/detector.ts); frames never leave the device.
+ * The model runs in its own page, framed with `sandbox="allow-scripts"` (an opaque origin: no cookies, no access
+ * to the app, no storage): third-party model code never runs in the app's origin. The app posts it camera frames
+ * and reads back landmarks (pwa/src/features/tryon/detector.ts); frames never leave the device. The page asks
+ * the app for the bundle and the model files (the app fetches them through its service worker, which keeps them
+ * after the first try-on, so a try-on works offline), so only this small page and its script come over the
+ * frame's own requests.
  */
-export const FACE_MESH_BASE = `/vendor/face_mesh/${VERSION}/`;
+export const FACE_MESH_BASE = FACE_MODEL_BASE;
 
-/** The files the detector page loads (the SIMD build, which every browser the try-on runs on has). */
-const LOADED = [
-  'face_mesh.js',
-  'face_mesh.binarypb',
-  'face_mesh_solution_packed_assets_loader.js',
-  'face_mesh_solution_packed_assets.data',
-  'face_mesh_solution_simd_wasm_bin.js',
-  'face_mesh_solution_simd_wasm_bin.wasm',
-];
+/** TensorFlow.js's WebAssembly binaries, of the version @vladmandic/human bundles (checked at start). */
+const WASM_DIR = path.resolve(
+  path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')),
+  'dist',
+);
+const WASM_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(WASM_DIR, '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+if (!fs.readFileSync(path.join(PACKAGE_DIR, 'dist/tfjs.version.js'), 'utf8').includes(`"${WASM_VERSION}"`))
+  throw new Error(
+    `@tensorflow/tfjs-backend-wasm ${WASM_VERSION} is not the TensorFlow.js @vladmandic/human bundles`,
+  );
 
 const FILES: Record<string, string> = {
-  'face_mesh.js': 'text/javascript; charset=utf-8',
-  'face_mesh.binarypb': 'application/octet-stream',
-  'face_mesh_solution_packed_assets.data': 'application/octet-stream',
-  'face_mesh_solution_packed_assets_loader.js': 'text/javascript; charset=utf-8',
-  'face_mesh_solution_simd_wasm_bin.js': 'text/javascript; charset=utf-8',
-  'face_mesh_solution_simd_wasm_bin.wasm': 'application/wasm',
-  'face_mesh_solution_wasm_bin.js': 'text/javascript; charset=utf-8',
-  'face_mesh_solution_wasm_bin.wasm': 'application/wasm',
+  'dist/human.esm.js': 'text/javascript; charset=utf-8',
+  'models/blazeface.json': 'application/json',
+  'models/blazeface.bin': 'application/octet-stream',
+  'models/facemesh.json': 'application/json',
+  'models/facemesh.bin': 'application/octet-stream',
+  ...Object.fromEntries(FACE_WASM_FILES.map((f) => [f, 'application/wasm'])),
 };
 
 /**
  * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
- * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page, where without
- * it the 'unsafe-eval' page would run in the app's origin with its cookies and storage (issue #46, item 8). Never
- * allow-same-origin: with allow-scripts it would undo the sandbox. The app accepts the page's messages by their
- * source (`event.source === frame.contentWindow`, pwa/src/features/tryon/detector.ts), not by origin, which is
- * "null" for a sandboxed page.
+ * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page (issue #46,
+ * item 8). Never allow-same-origin: with allow-scripts it would undo the sandbox. The library's bundle arrives
+ * from the app as bytes and is imported from a blob: URL (script-src blob:); it needs no 'unsafe-eval'. The app
+ * accepts the page's messages by their source (`event.source === frame.contentWindow`,
+ * pwa/src/features/tryon/detector.ts), not by origin, which is "null" for a sandboxed page.
  */
 const FRAME_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; " +
+  "default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; connect-src 'self' blob: data:; " +
   "img-src 'self' blob: data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; " +
   'sandbox allow-scripts';
 
 const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
-<script src="face_mesh.js"></script><script src="frame.js"></script></body></html>`;
+<script src="frame.js"></script></body></html>`;
 
 /**
- * The detector page's script: one FaceMesh, frames in (ImageBitmap, transferred), landmarks out. Answers
- * 'ready' once the model is loaded and every frame with { id, landmarks | null }.
+ * The detector page's script. It asks the app (its parent) for each file by its path under the version's
+ * folder ({ type: 'file', path } → { type: 'file', path, bytes | error }; the app counts the bytes as they
+ * arrive for the progress); imports the bundle from a blob: URL; runs Human with only the face detector and the
+ * mesh (TensorFlow.js's WebGL backend, the CPU one where WebGL is missing); answers 'ready' once loaded and
+ * every frame with { id, landmarks | null }: 468 points, x and y in 0..1 of the frame, z the depth in x's scale
+ * (as MediaPipe's face mesh gives them: the mesh's raw depth is in its 192-pixel crop's units, the crop's width
+ * is the face box's).
  */
 const FRAME_JS = `(() => {
   'use strict';
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d');
-  let mesh = null;
-  let latest = null;
   const post = (m) => parent.postMessage(m, '*');
-  // Progress (issue #51): the bytes of the WebAssembly and the packed model received so far, counted as they
-  // arrive (the model's code fetches the one and XHRs the other); at most every 100 ms, and at each file's end.
-  const bytes = {};
-  let lastReport = 0;
-  const big = (url) => /\\.(wasm|data)$/.test(String(url).split('?')[0]);
-  const report = (force) => {
-    const now = Date.now();
-    if (!force && now - lastReport < 100) return;
-    lastReport = now;
-    let loaded = 0;
-    for (const k in bytes) loaded += bytes[k];
-    post({ type: 'progress', loaded });
-  };
+  const waiting = new Map();
+  // A file from the app: its bytes (an ArrayBuffer, transferred) or an error.
+  const file = (p) => new Promise((resolve, reject) => {
+    waiting.set(p, { resolve, reject });
+    post({ type: 'file', path: p });
+  });
   const realFetch = window.fetch.bind(window);
+  const base = new URL('./', location.href).href;
   window.fetch = async (input, init) => {
-    const res = await realFetch(input, init);
-    const url = typeof input === 'string' ? input : input.url;
-    if (!big(url) || !res.body) return res;
-    let n = 0;
-    const counted = res.body.pipeThrough(new TransformStream({
-      transform(chunk, c) { n += chunk.byteLength; bytes[url] = n; report(false); c.enqueue(chunk); },
-      flush() { report(true); },
-    }));
-    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+    const url = typeof input === 'string' ? new URL(input, base).href : input.url;
+    if (!url.startsWith(base)) return realFetch(input, init);
+    const p = url.slice(base.length).split('?')[0];
+    const bytes = await file(p);
+    const type = p.endsWith('.json') ? 'application/json' : p.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
   };
-  const realOpen = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    if (big(url)) {
-      this.addEventListener('progress', (e) => { bytes[url] = e.loaded; report(false); });
-      this.addEventListener('load', () => report(true));
-    }
-    return realOpen.call(this, method, url, ...rest);
-  };
+  let human = null;
+  let busy = false;
   async function start() {
-    mesh = new FaceMesh({ locateFile: (f) => f });
-    mesh.setOptions({ maxNumFaces: 1, refineLandmarks: false, minDetectionConfidence: 0.5, minTrackingConfidence: 0.5 });
-    mesh.onResults((r) => { latest = r.multiFaceLandmarks && r.multiFaceLandmarks[0] ? r.multiFaceLandmarks[0] : null; });
-    await mesh.initialize();
-    post({ type: 'ready' });
+    const code = await file('dist/human.esm.js');
+    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    const { Human } = await import(url);
+    URL.revokeObjectURL(url);
+    const off = { enabled: false };
+    // WebGL where the device draws it on a GPU; TensorFlow.js's WebAssembly (SIMD) where WebGL is missing or
+    // drawn in software (SwiftShader, llvmpipe), which is many times slower there than WebAssembly.
+    let backend = 'wasm';
+    try {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+      const renderer = gl ? String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)) : '';
+      if (gl && !/swiftshader|llvmpipe|softpipe|software|basic render/i.test(renderer)) backend = 'webgl';
+    } catch (e) { backend = 'wasm'; }
+    human = new Human({
+      backend, wasmPath: base + 'wasm/', wasmPlatformFetch: false,
+      modelBasePath: base + 'models/', cacheModels: false, warmup: 'none', debug: false,
+      async: true, filter: { enabled: false }, cacheSensitivity: 0,
+      face: {
+        enabled: true,
+        detector: { enabled: true, modelPath: 'blazeface.json', maxDetected: 1, rotation: false, return: false },
+        mesh: { enabled: true, modelPath: 'facemesh.json' },
+        iris: off, emotion: off, description: off, antispoof: off, liveness: off, attention: off, gear: off,
+      },
+      body: off, hand: off, object: off, gesture: off, segmentation: off,
+    });
+    await human.load();
+    // The first answer compiles the graph's shaders: once here, on a small blank picture, before 'ready'.
+    const blank = new OffscreenCanvas(64, 64);
+    await human.detect(blank);
+    post({ type: 'ready', backend: human.tf.getBackend() });
   }
   window.addEventListener('message', async (e) => {
     if (e.source !== parent) return;
     const m = e.data;
-    if (!m || m.type !== 'frame' || !mesh) return;
+    if (!m) return;
+    if (m.type === 'file') {
+      const w = waiting.get(m.path);
+      if (!w) return;
+      waiting.delete(m.path);
+      if (m.bytes) w.resolve(m.bytes);
+      else w.reject(new Error(m.error || 'file failed'));
+      return;
+    }
+    if (m.type !== 'frame' || !human) return;
     const bmp = m.bitmap;
     try {
-      if (canvas.width !== bmp.width || canvas.height !== bmp.height) { canvas.width = bmp.width; canvas.height = bmp.height; }
-      ctx.drawImage(bmp, 0, 0);
-      latest = null;
-      await mesh.send({ image: canvas });
-      const flat = latest ? new Float32Array(latest.length * 3) : null;
-      if (latest) latest.forEach((p, i) => { flat[i * 3] = p.x; flat[i * 3 + 1] = p.y; flat[i * 3 + 2] = p.z; });
+      const r = await human.detect(bmp);
+      const f = r.face && r.face[0];
+      let flat = null;
+      if (f && f.meshRaw && f.meshRaw.length >= 468) {
+        flat = new Float32Array(f.meshRaw.length * 3);
+        const zScale = f.boxRaw[2];
+        f.meshRaw.forEach((p, i) => { flat[i * 3] = p[0]; flat[i * 3 + 1] = p[1]; flat[i * 3 + 2] = p[2] * zScale; });
+      }
       post({ type: 'landmarks', id: m.id, landmarks: flat });
     } catch (err) {
       post({ type: 'error', id: m.id, message: String(err && err.message || err) });
@@ -137,7 +170,7 @@ const FRAME_JS = `(() => {
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-/** Each file compressed once per process (the WebAssembly is 6 MB: brotli brings it to about a third). */
+/** Each file compressed once per process (the bundle is 2 MB raw: brotli brings it to about a quarter). */
 const compressed = new Map<string, Promise<{ br: Buffer; gz: Buffer; raw: Buffer }>>();
 
 function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Buffer }> {
@@ -149,7 +182,9 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
           ? Buffer.from(FRAME_HTML)
           : name === 'frame.js'
             ? Buffer.from(FRAME_JS)
-            : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
+            : name.startsWith('wasm/')
+              ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
+              : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
       const [br, gz] = await Promise.all([
         brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
         gzip(raw, { level: 9 }),
@@ -164,9 +199,8 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
 
 /**
  * The model's real sizes (issue #51: "Loading the try-on (N MB)", the Save-Data ask, the progress): `total` the
- * bytes of the WebAssembly and packed model as the page receives them (what the progress counts), `wire` every
- * file the detector page loads as sent (brotli, as a phone on HTTPS gets them), `files` each file's raw, brotli
- * and gzip bytes.
+ * bytes of the bundle and model files as the app receives them, decoded (what the progress counts), `wire` the
+ * same files as sent (brotli, as a phone on HTTPS gets them), `files` each file's raw, brotli and gzip bytes.
  */
 export async function modelSizes(): Promise<{
   total: number;
@@ -174,19 +208,19 @@ export async function modelSizes(): Promise<{
   files: Record<string, { raw: number; br: number; gz: number }>;
 }> {
   const files: Record<string, { raw: number; br: number; gz: number }> = {};
-  for (const name of LOADED) {
+  for (const name of FACE_FILES) {
     const f = await compressedFile(name);
     files[name] = { raw: f.raw.length, br: f.br.length, gz: f.gz.length };
   }
-  const total = LOADED.filter((n) => /\.(wasm|data)$/.test(n)).reduce((a, n) => a + files[n]!.raw, 0);
-  const wire = LOADED.reduce((a, n) => a + files[n]!.br, 0);
+  const total = FACE_FILES.reduce((a, n) => a + files[n]!.raw, 0);
+  const wire = FACE_FILES.reduce((a, n) => a + files[n]!.br, 0);
   return { total, wire, files };
 }
 
-/** Serves /vendor/face_mesh/<version>/<file> (the package's files and the detector page), else passes on. */
+/** Serves /vendor/human/<version>/<file> (the face files and the detector page), else passes on. */
 export function faceMeshAssets() {
   return async function faceMesh(ctx: AppContext, next: Next) {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/vendor/face_mesh/'))
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/vendor/human/'))
       return next();
     const name = ctx.path.startsWith(FACE_MESH_BASE) ? ctx.path.slice(FACE_MESH_BASE.length) : '';
     if (name === 'sizes.json') {

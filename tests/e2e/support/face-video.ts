@@ -8,6 +8,11 @@ const require = createRequire(import.meta.url);
 /** 640×480, the size the try-on figures are given at (docs/benchmarks.md). */
 export const FACE_VIDEO = { width: 640, height: 480 } as const;
 
+/** The demo photograph the face video and the try-on's sample face are cut from (@vladmandic/face-api, MIT). */
+export function samplePhotoPath(): string {
+  return path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo/sample6.jpg');
+}
+
 /**
  * A Y4M video for Chromium's fake camera (`--use-file-for-fake-video-capture`) that shows a real face: a photo
  * from @vladmandic/face-api's demo (a dev dependency, MIT), cropped to one woman's face and shoulders. Chromium
@@ -16,10 +21,7 @@ export const FACE_VIDEO = { width: 640, height: 480 } as const;
 export async function faceVideoFile(): Promise<string> {
   const out = path.resolve('.tmp/tryon-face.y4m');
   if (fs.existsSync(out)) return out;
-  const source = path.join(
-    path.dirname(require.resolve('@vladmandic/face-api/package.json')),
-    'demo/sample6.jpg',
-  );
+  const source = samplePhotoPath();
   const { width, height } = FACE_VIDEO;
   const rgb = await sharp(source)
     .extract({ left: 470, top: 230, width: 720, height: 540 })

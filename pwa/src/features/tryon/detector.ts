@@ -1,8 +1,61 @@
-import faceMeshPackage from '@mediapipe/face_mesh/package.json';
+import {
+  FACE_FILES,
+  FACE_MODEL_BASE,
+  FACE_MODEL_CACHE,
+  FACE_WASM_FILES,
+} from '../../../../api/contract/face-model';
 import type { Landmark } from './geometry';
 
 /** Where the server serves the model (api/src/http/face-mesh.ts), its version in the path. */
-export const FACE_MESH_BASE = `/vendor/face_mesh/${faceMeshPackage.version}/`;
+export const FACE_MESH_BASE = FACE_MODEL_BASE;
+
+/**
+ * A model file's response: from the app's Cache Storage when a try-on kept it, else from the server, and then
+ * kept (issue #51: from the first try-on on, the next starts without the network and works offline). The app
+ * keeps the files itself, not the service worker: a first visit's page is not yet the worker's, and the
+ * sandboxed page's own requests never are.
+ */
+async function modelResponse(url: string): Promise<Response> {
+  // No Cache Storage (an insecure origin, a private mode): straight from the server.
+  const cache = typeof caches === 'undefined' ? null : await caches.open(FACE_MODEL_CACHE).catch(() => null);
+  const hit = await cache?.match(url).catch(() => undefined);
+  if (hit) return hit;
+  const res = await fetch(url);
+  if (res.ok && cache) void cache.put(url, res.clone()).catch(() => undefined);
+  return res;
+}
+
+/** Drops kept files of another version of the model (the current one's stay). */
+async function dropOldModelFiles(): Promise<void> {
+  const cache = await caches.open(FACE_MODEL_CACHE);
+  const keep = new Set(
+    [...FACE_FILES, ...FACE_WASM_FILES].map((f) => new URL(FACE_MESH_BASE + f, location.href).href),
+  );
+  for (const req of await cache.keys()) if (!keep.has(req.url)) await cache.delete(req);
+}
+
+/** One file for the detector page, its decoded bytes counted as they arrive. */
+async function fetchModelFile(name: string, onBytes: (n: number) => void): Promise<ArrayBuffer> {
+  const res = await modelResponse(`${FACE_MESH_BASE}${name}`);
+  if (!res.ok || !res.body) throw new Error(`${name}: ${res.status}`);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    onBytes(size);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
+}
 
 export interface FaceDetector {
   /** Landmarks of the one face in the frame, or null when there is none. */
@@ -16,7 +69,7 @@ export interface FaceDetector {
 
 type FrameMessage =
   | { type: 'ready' }
-  | { type: 'progress'; loaded: number }
+  | { type: 'file'; path: string }
   | { type: 'landmarks'; id: number; landmarks: Float32Array | null }
   | { type: 'error'; id?: number; message: string };
 
@@ -40,6 +93,50 @@ export function startFaceDetector(
   const waiting = new Map<number, { resolve: (l: Landmark[] | null) => void; reject: (e: Error) => void }>();
   let onReady: (() => void) | null = null;
   let onFail: ((e: Error) => void) | null = null;
+  // The model's bytes received so far, by file, for the progress (at most every 100 ms, and at each file's end).
+  const received = new Map<string, number>();
+  let lastReport = 0;
+  const report = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastReport < 100) return;
+    lastReport = now;
+    let sum = 0;
+    for (const n of received.values()) sum += n;
+    opts.onProgress?.(sum);
+  };
+  // Every file is fetched at once, while the page starts (it asks for the bundle first, then the models).
+  const files = new Map(
+    FACE_FILES.map((name) => {
+      const p = fetchModelFile(name, (n) => {
+        received.set(name, n);
+        report(false);
+      });
+      p.catch(() => undefined);
+      return [name as string, p] as const;
+    }),
+  );
+  const sendFile = (name: string) => {
+    const reply = (m: { bytes?: ArrayBuffer; error?: string }) =>
+      frame.contentWindow?.postMessage({ type: 'file', path: name, ...m }, '*', m.bytes ? [m.bytes] : []);
+    // The WebAssembly backend only when the page asks for it (a device without a GPU for WebGL), not counted in
+    // the progress.
+    const file =
+      typeof name !== 'string'
+        ? undefined
+        : (files.get(name) ??
+          ((FACE_WASM_FILES as readonly string[]).includes(name)
+            ? fetchModelFile(name, () => undefined)
+            : undefined));
+    if (!file) return reply({ error: 'not a model file' });
+    files.delete(name); // each is sent once (its bytes are transferred)
+    file.then(
+      (bytes) => {
+        report(true);
+        reply({ bytes });
+      },
+      (err: unknown) => reply({ error: String(err instanceof Error ? err.message : err) }),
+    );
+  };
   const listener = (e: MessageEvent) => {
     // The page is sandboxed twice (this attribute and its own CSP, `sandbox allow-scripts`): its origin is
     // opaque, so its messages arrive with origin "null", as anyone's sandboxed page would. Only this frame's
@@ -47,7 +144,7 @@ export function startFaceDetector(
     if (e.source !== frame.contentWindow) return;
     const m = e.data as FrameMessage;
     if (m.type === 'ready') onReady?.();
-    else if (m.type === 'progress') opts.onProgress?.(m.loaded);
+    else if (m.type === 'file') sendFile(m.path);
     else if (m.type === 'landmarks') {
       const w = waiting.get(m.id);
       waiting.delete(m.id);
@@ -85,6 +182,7 @@ export function startFaceDetector(
     };
     onReady = () => {
       clearTimeout(timer);
+      void dropOldModelFiles().catch(() => undefined);
       resolve({
         async detect(source, width, height) {
           const bitmap = await createImageBitmap(source as ImageBitmapSource, {
