@@ -485,6 +485,8 @@ export function buildLab(): Lab {
             SEED_DEMO: 'true',
             SEED_DEMO_PASSWORD: DEMO_PASSWORD,
             LOG_LEVEL: 'warn',
+            // No balancer is in front of the lab's API: its stop need not wait for one to notice.
+            SHUTDOWN_DRAIN_MS: '0',
             // UDP first; TLS on 443 for networks that drop UDP.
             TURN_URLS: `turn:${PUBLIC_IP}:${TURN_PORT}?transport=udp,turns:${PUBLIC_IP}:${TURNS_PORT}?transport=tcp`,
             TURN_SECRET: turnSecret,
