@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { positiveId, positiveIdFromQuery } from './ids';
 import { SIGNAL_KINDS, type CallStatus } from './constants';
-import type { CallItem } from './call-selling';
+import type { CallItem, CallProduct, FamilyLike } from './call-selling';
 import type { SignalKind } from './calls';
 
 /**
@@ -50,6 +50,7 @@ export type GuestState = (typeof GUEST_STATES)[number];
 
 export const FAMILY_LIKE_KINDS = ['heart', 'like'] as const;
 export type FamilyLikeKind = (typeof FAMILY_LIKE_KINDS)[number];
+export type { FamilyLike };
 
 /** A party of the call's mesh: 'u<userId>' (the customer, the jeweller) or 'g<guestId>' (a guest). */
 export type FamilyParty = `u${number}` | `g${number}`;
@@ -170,15 +171,6 @@ export interface FamilyGuest {
   state: GuestState;
   askedAt: string | null;
 }
-export interface FamilyLike {
-  id: number;
-  guestId: number;
-  guestName: string;
-  productId: number;
-  productName: string;
-  kind: FamilyLikeKind;
-  createdAt: string;
-}
 export interface FamilySignal {
   id: number;
   from: FamilyParty;
@@ -210,6 +202,8 @@ export interface FamilyGuestStateResponse {
   callLive: boolean;
   shopName: string;
   productName: string | null;
+  /** The piece the call is about, once admitted (a guest may like it). */
+  piece: CallProduct | null;
   /** Everyone in the call now (the guest included), once admitted; empty before. */
   members: FamilyMember[];
   /** What was shown and said in the call (pieces, chat), once admitted. */

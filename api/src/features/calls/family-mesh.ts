@@ -18,6 +18,7 @@ import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
 import type { SessionUser } from '../../http/context';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { loadCallItems } from '../selling/items';
+import { loadCallProduct } from '../selling/products';
 import {
   familyCall,
   presentGuest,
@@ -167,15 +168,18 @@ export async function guestState(
     shopName: call.shop_name,
     productName: call.product_name,
   };
-  if (state !== 'admitted' || !live) return { ...base, members: [], items: [], likes: [], signals: [] };
-  const [guests, items, likes, signals] = await Promise.all([
+  if (state !== 'admitted' || !live)
+    return { ...base, piece: null, members: [], items: [], likes: [], signals: [] };
+  const [guests, items, likes, signals, piece] = await Promise.all([
     loadGuests(deps.db, call.id),
     loadCallItems(deps.db, call.id, 0, null),
     loadLikes(deps.db, call.id),
     signalsTo(deps.db, call.id, me, after),
+    loadCallProduct(deps.db, call.product_id),
   ]);
   return {
     ...base,
+    piece,
     members: await members(deps.db, call, guests),
     items: items.filter((i) => i.kind === 'product' || i.kind === 'message'),
     likes,

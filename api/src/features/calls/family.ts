@@ -44,6 +44,7 @@ export interface FamilyCallRow {
   caller_id: number;
   seller_id: number;
   status: string;
+  product_id: number | null;
   shop_name: string;
   product_name: string | null;
 }
@@ -54,7 +55,7 @@ const newToken = () => crypto.randomBytes(32).toString('base64url');
 const callNotFound = () => notFound(CALL_MESSAGES.callNotFound, CALL_ERROR_CODES.callNotFound);
 const callNotLive = () => conflict(MSG.callNotLive, CODES.callNotLive);
 
-export const FAMILY_CALL_SQL = `select c.id, c.caller_id, c.seller_id, c.status,
+export const FAMILY_CALL_SQL = `select c.id, c.caller_id, c.seller_id, c.status, c.product_id,
        coalesce(sp.shop_name, su.display_name) as shop_name, p.name as product_name
   from calls c join users su on su.id = c.seller_id
   left join seller_profiles sp on sp.user_id = c.seller_id
