@@ -14,7 +14,7 @@ import { familyApi } from './family-api';
 /**
  * The family of a call as its customer or jeweller has it (issue #52): the guests who asked and their
  * states, the likes, and the mesh with the admitted guests (their video by party). Read when the call screen
- * opens, at once on every 'family' event, and every 2 s while the event stream is not open (5 s while it is).
+ * opens, at once on every 'family' event, and every 2 s while the event stream is not open (6 s while it is).
  */
 export function useFamilyCall(callId: number, localStream: MediaStream | null, enabled: boolean) {
   const [state, setState] = useState<{ guests: FamilyGuest[]; likes: FamilyLike[] }>({
@@ -31,7 +31,9 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
   const apply = useCallback(
     async (answer: FamilyStateResponse) => {
       setState({ guests: answer.guests, likes: answer.likes });
-      if (!localStream) return;
+      // The mesh (and its relay credentials) only once a guest is in: a call without family asks nothing more.
+      const admitted = answer.guests.filter((g) => g.state === 'admitted').map((g) => g.party);
+      if (!localStream || (!mesh.current && !admitted.length && !answer.signals.length)) return;
       if (!mesh.current) {
         ice.current ??= await familyApi
           .iceServers(callId)
@@ -50,7 +52,7 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
         cursor.current = Math.max(cursor.current, s.id);
         await m.handle(s).catch(() => undefined);
       }
-      m.sync(answer.guests.filter((g) => g.state === 'admitted').map((g) => g.party));
+      m.sync(admitted);
     },
     [callId, localStream],
   );
@@ -78,8 +80,10 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
 
   useEffect(() => {
     refresh();
+    let ticks = 0;
     const timer = setInterval(() => {
-      if (!isStreamOpen() || Date.now() % 5000 < CALL_LIMITS.statusPollMs) refresh();
+      // Every 2 s without the stream; with it, every third tick only (a safety net under the events).
+      if (!isStreamOpen() || ++ticks % 3 === 0) refresh();
     }, CALL_LIMITS.statusPollMs);
     return () => clearInterval(timer);
   }, [refresh]);
