@@ -29,6 +29,7 @@ import * as m0028 from './migrations/0028_account_proofs';
 import * as m0029 from './migrations/0029_cancel_reasons';
 import * as m0030 from './migrations/0030_shop_events';
 import * as m0032 from './migrations/0032_call_activity';
+import * as m0033 from './migrations/0033_call_family';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0029_cancel_reasons': m0029,
   '0030_shop_events': m0030,
   '0032_call_activity': m0032,
+  '0033_call_family': m0033,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -226,6 +226,17 @@ export interface HoldsResponse {
 }
 
 /** GET /_api/call/detail: the call's summary, for both participants. */
+/** A guest's heart or "I like this one" on a piece of the call (issue #52, call-family.ts). */
+export interface FamilyLike {
+  id: number;
+  guestId: number;
+  guestName: string;
+  productId: number;
+  productName: string;
+  kind: 'heart' | 'like';
+  createdAt: string;
+}
+
 export interface CallDetailResponse {
   callId: number;
   status: CallStatus;
@@ -253,6 +264,8 @@ export interface CallDetailResponse {
    * (not cancelled), one line per order and piece (issue #40: the jeweller sees what came of the call).
    */
   purchases: CallPurchase[];
+  /** The family's hearts and "I like this one" on the call's pieces (issue #52), oldest first. */
+  likes: FamilyLike[];
 }
 
 /** One piece of a call bought by its customer: the order, the piece and how many. */

@@ -2,6 +2,7 @@ import type { CallStatus } from './constants';
 import type { CallItem } from './call-selling';
 import type { CallSignal, IncomingCall } from './calls';
 import type { AppointmentNotice } from './appointments';
+import type { FamilyEvent } from './call-family';
 
 /**
  * The event stream (GET /_api/events, Server-Sent Events): one per signed-in tab, carrying what happens to
@@ -66,6 +67,8 @@ export interface StreamEventMap {
   item: ItemEvent;
   appointment: AppointmentEvent;
   shop: ShopEvent;
+  /** Family in the call (issue #52): a guest asked, was admitted or left, a like, a mesh signal to the reader. */
+  family: FamilyEvent;
 }
 export type StreamEventName = keyof StreamEventMap;
 export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
@@ -76,6 +79,7 @@ export const STREAM_EVENT_NAMES: readonly StreamEventName[] = [
   'item',
   'appointment',
   'shop',
+  'family',
 ];
 
 /** `after` of GET /_api/events: a non-negative integer event id. */

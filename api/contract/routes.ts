@@ -27,6 +27,25 @@ import type {
   SellerApprovalResponse,
   SellerApprovalSchema,
 } from './admin';
+import type {
+  FamilyAskResponse,
+  FamilyGuestResponse,
+  FamilyGuestStateResponse,
+  FamilyInviteResponse,
+  FamilyLikeResponse,
+  FamilyOpenResponse,
+  FamilySignalResponse,
+  FamilyStateResponse,
+  familyAskSchema,
+  familyDecideSchema,
+  familyGuestStateSchema,
+  familyInviteSchema,
+  familyLikeSchema,
+  familyNoInputSchema,
+  familyOpenSchema,
+  familySignalSchema,
+  familyStateSchema,
+} from './call-family';
 import type { AdminCallQualityResponse, callQualityReportSchema } from './call-quality';
 import type {
   CallDetailResponse,
@@ -494,6 +513,48 @@ export const API_ROUTES = {
   callSignals: get<CallSignalsResponse, typeof signalsQuerySchema>()('/_api/call/signals', {
     auth: 'signed-in',
     log: 'quiet-poll',
+  }),
+  // Family in the call (call-family.ts, issue #52). A guest has no session: its token comes in a header
+  // (FAMILY_GUEST_HEADER), so the guest routes are public and check that token themselves.
+  familyInvite: post<FamilyInviteResponse, typeof familyInviteSchema>()('/_api/family/invite', {
+    auth: CUSTOMER,
+    status: 201,
+    ...NEUTRAL,
+  }),
+  familyOpen: post<FamilyOpenResponse, typeof familyOpenSchema>()('/_api/family/open', {
+    auth: 'public',
+    ...NEUTRAL,
+  }),
+  familyAsk: post<FamilyAskResponse, typeof familyAskSchema>()('/_api/family/ask', {
+    auth: 'public',
+    status: 201,
+    ...NEUTRAL,
+  }),
+  familyState: get<FamilyStateResponse, typeof familyStateSchema>()('/_api/family/state', {
+    auth: CUSTOMER_OR_SELLER,
+    log: 'quiet-poll',
+  }),
+  familyDecide: post<FamilyGuestResponse, typeof familyDecideSchema>()('/_api/family/decide', {
+    auth: SELLER,
+    ...NEUTRAL,
+  }),
+  familyGuest: get<FamilyGuestStateResponse, typeof familyGuestStateSchema>()('/_api/family/guest', {
+    auth: 'public',
+    log: 'quiet-poll',
+  }),
+  familySignal: post<FamilySignalResponse, typeof familySignalSchema>()('/_api/family/signal', {
+    auth: 'public',
+    status: 201,
+    ...NEUTRAL,
+  }),
+  familyLike: post<FamilyLikeResponse, typeof familyLikeSchema>()('/_api/family/like', {
+    auth: 'public',
+    status: 201,
+    ...NEUTRAL,
+  }),
+  familyLeave: post<FamilyGuestResponse, typeof familyNoInputSchema>()('/_api/family/leave', {
+    auth: 'public',
+    ...NEUTRAL,
   }),
   // Also the target of navigator.sendBeacon when the page closes.
   callQuality: post<void, typeof callQualityReportSchema>()('/_api/call/quality', {

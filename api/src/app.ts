@@ -28,6 +28,7 @@ import { checkoutFeature } from './features/checkout/routes';
 import { ordersFeature } from './features/orders/routes';
 import { createCallsFeature } from './features/calls/routes';
 import { callQualityFeature } from './features/calls/quality-routes';
+import { callFamilyFeature } from './features/calls/family-routes';
 import { videoFeature } from './features/video/routes';
 import { pushFeature } from './features/push/routes';
 import { eventsFeature } from './features/events/routes';
@@ -94,6 +95,7 @@ const features: Feature[] = [
   ordersFeature,
   callsFeature,
   callQualityFeature,
+  callFamilyFeature,
   sellingFeature,
   scheduleFeature,
   invoicesFeature,

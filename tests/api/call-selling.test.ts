@@ -391,6 +391,7 @@ describe('items and the summary', () => {
       ),
       holds: [hold.body.hold],
       purchases: [],
+      likes: [],
     } satisfies CallDetailResponse);
     // 42 s on the test clock, plus however long the requests took on a busy machine.
     expect(mine.body.durationSeconds).toBeGreaterThanOrEqual(42);

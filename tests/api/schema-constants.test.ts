@@ -12,6 +12,7 @@ import {
   USER_ROLES,
 } from '../../api/contract/constants';
 import { STREAM_EVENT_NAMES } from '../../api/contract/events';
+import { FAMILY_LIKE_KINDS, GUEST_STATES } from '../../api/contract/call-family';
 import { CALL_DIRECTIONS, CALLBACK_STATUSES, CALLBACK_WINDOWS } from '../../api/contract/callbacks';
 import { ALL_PURITIES, MAKING_TYPES, METALS, PRICING_MODES } from '../../api/contract/pricing';
 import { VIDEO_PROVIDERS } from '../../api/contract/video';
@@ -90,6 +91,10 @@ const LISTS: Record<string, readonly string[]> = {
   'notices.state': ['pending', 'sending', 'sent', 'skipped', 'failed'],
   // Signed webhooks acted on (issue #46 item 10).
   'webhook_receipts.source': WEBHOOK_SOURCES,
+  // Family in the call (issue #52).
+  'call_guests.state': GUEST_STATES,
+  'call_family_signals.kind': SIGNAL_KINDS,
+  'call_family_likes.kind': FAMILY_LIKE_KINDS,
 };
 
 /** The allowed values of every `column = ANY (ARRAY[…])` CHECK constraint of the current schema. */

@@ -81,9 +81,9 @@ async function request<T>(path: string, init: RequestInit & { signal?: AbortSign
 function getJson<T>(
   path: string,
   params?: Record<string, QueryValue>,
-  opts: { signal?: AbortSignal } = {},
+  opts: { signal?: AbortSignal; headers?: HeadersInit } = {},
 ): Promise<T> {
-  return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal });
+  return request<T>(withQuery(path, params), { method: 'GET', signal: opts.signal, headers: opts.headers });
 }
 
 function postJson<T>(

@@ -35,6 +35,8 @@ export const TOP_LEVEL_LAZY_AREAS = [
   'callCounter',
   // What a search understood (issue #49): a price chip, the shops it names, a kind the catalogue lacks.
   'shopperSearch',
+  // Family in the call (issue #52): the guest's page, and the call screen's invite, requests and likes.
+  'family',
 ] as const;
 
 /**

@@ -27,7 +27,7 @@ export interface StreamEvent<K extends StreamEventName = StreamEventName> {
 interface EventRow {
   id: number | string;
   call_id: number;
-  kind: 'incoming' | 'call' | 'signal' | 'item' | 'appointment' | 'shop';
+  kind: 'incoming' | 'call' | 'signal' | 'item' | 'appointment' | 'shop' | 'family';
   payload: Record<string, unknown>;
 }
 
@@ -116,6 +116,14 @@ export async function readEvents(
             ? { what: 'hold', holdId: Number(p.holdId), productId: Number(p.productId) }
             : { what: 'callback', requestId: Number(p.requestId) };
       out.push({ id, name: 'shop', data });
+    } else if (r.kind === 'family') {
+      // Family in the call (issue #52, migration 0033): the app reads GET /_api/family/state on it.
+      const what = r.payload.what;
+      out.push({
+        id,
+        name: 'family',
+        data: { callId: r.call_id, what: what === 'like' || what === 'signal' ? what : 'guest' },
+      });
     } else if (r.kind === 'item') {
       // Rows are per participant, so an item here is always of one of the user's calls.
       const item = items.get(Number(r.payload.itemId));

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { loadLikes } from '../calls/family-mesh';
 import sharp from 'sharp';
 import {
   CALL_ITEMS_PAGE_SIZE,
@@ -320,5 +321,6 @@ export async function callDetail(
     items,
     holds: await holdsOfCall(db, callId, row.caller_id, pieceIds),
     purchases: await purchasesOfCall(db, row, pieceIds),
+    likes: await loadLikes(db, callId),
   };
 }

@@ -4,6 +4,13 @@ import type { AppRoute } from '../../app/route-types';
 /** The calls area's pages: one lazy entry each, added when the page is real. */
 export const callsRoutes: readonly AppRoute[] = [
   {
+    // A guest's invitation into a call (issue #52): anyone with the link, signed in or not.
+    path: '/family/:token',
+    access: 'public',
+    Page: lazy(() => import('./pages/family-join-page')),
+    areas: ['family', 'messages'],
+  },
+  {
     // Where a call button tapped before the app started leads; it starts the call (issue #23).
     path: '/call/:sellerId',
     access: ['customer'],

@@ -27,7 +27,7 @@ const loadLayer = () =>
   retried(() =>
     Promise.all([
       import('./call-layer'),
-      loadAreas(['callsInCall', 'callCounter', 'callsAppointments', 'sellerCare', 'sellerPhone']),
+      loadAreas(['callsInCall', 'callCounter', 'callsAppointments', 'sellerCare', 'sellerPhone', 'family']),
     ]).then(([m]) => m),
   );
 /** The layer's code and strings, asked for once (again after a failure). */

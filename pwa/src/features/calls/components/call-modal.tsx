@@ -21,7 +21,9 @@ import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { initials } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
+import { videoQueries } from '../../video/api';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
+import { FamilyInCall } from '../family/family-in-call';
 import { markCall } from '../../video/lib/marks';
 import { playWhenAllowed } from '../../video/lib/playback';
 import type { ProductHold } from '../../../../../api/contract/call-selling';
@@ -254,6 +256,8 @@ export default function CallModal() {
     onMeetingOver: endMeeting,
   });
   const { items, add, ready } = useCallItems(callId);
+  // Guests join the p2p mesh; a call on Twilio offers no family yet (docs/product-rules.md §21.4).
+  const p2p = useQuery({ ...videoQueries.token(callId), enabled: false }).data?.provider === 'p2p';
   // The customer's holds of the call's pieces, for the cards, the viewer and the chat alike: those made now,
   // and (from the call's summary) any still active from an earlier call, so a held piece is not offered again.
   const [heldNow, setHeldNow] = useState<ReadonlyMap<number, ProductHold>>(() => new Map());
@@ -490,6 +494,10 @@ export default function CallModal() {
               name={user.displayName}
               label={t('calls.modal.localVideo')}
             />
+            {!overlay && p2p && (
+              // Family in the call (issue #52): the guests' videos, Invite family, the jeweller's Admit.
+              <FamilyInCall callId={callId} isSeller={isSeller} localStream={room.localStream} live />
+            )}
             {!overlay && <CallNoticeLine notice={notice} hidden={panel === 'chat'} />}
             {!overlay && (
               // The customer tries a shown piece on: the call sends the composited picture (issue #36).

@@ -13,6 +13,7 @@ import { useCallState } from '../../../lib/call-store';
 import { ChatMessages } from './call-chat-sheet';
 import { CallViewer } from './call-items-strip';
 import { CallProductActions, CallProductSummary, formatHoldTime } from './call-product-card';
+import { LikeLine } from '../family/family-in-call';
 
 /**
  * What a call left behind, for both sides: how long it lasted, the piece asked about and the pieces shown (the
@@ -186,6 +187,21 @@ export function CallSummary({ callId, userId }: { callId: number; userId: number
                 >
                   <img src={p.photoUrl} alt="" className="h-20 w-20 rounded-md object-cover" />
                 </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {d.likes.length > 0 && (
+        // What the family liked (issue #52).
+        <section aria-labelledby="summary-family" className="space-y-2" data-testid="summary-likes">
+          <h3 id="summary-family" className="font-semibold text-ink">
+            {t('family.summary')}
+          </h3>
+          <ul className="space-y-1 text-sm text-ink">
+            {d.likes.map((l) => (
+              <li key={l.id}>
+                <LikeLine like={l} />
               </li>
             ))}
           </ul>

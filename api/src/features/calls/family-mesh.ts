@@ -1,0 +1,265 @@
+import type { Knex } from 'knex';
+import {
+  FAMILY_ERROR_CODES as CODES,
+  FAMILY_MESSAGES as MSG,
+  type FamilyGuestStateResponse,
+  type FamilyLike,
+  type FamilyLikeKind,
+  type FamilyLikeResponse,
+  type FamilyMember,
+  type FamilyParty,
+  type FamilySignal,
+  type FamilySignalResponse,
+  type FamilyStateResponse,
+} from '../../../contract/call-family';
+import type { CallStatus } from '../../../contract/constants';
+import type { SignalKind } from '../../../contract/calls';
+import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
+import type { SessionUser } from '../../http/context';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { loadCallItems } from '../selling/items';
+import { loadCallProduct } from '../selling/products';
+import {
+  familyCall,
+  presentGuest,
+  settleGoneGuests,
+  type FamilyCallRow,
+  type FamilyDeps,
+  type GuestRow,
+} from './family';
+
+/**
+ * The call's mesh (issue #52, docs/product-rules.md §21): what the customer, the jeweller and each guest
+ * read of the family, the WebRTC signals between two parties when one is a guest, and a guest's likes.
+ */
+
+const SIGNALS_PAGE = 200;
+const callNotFound = () => notFound(CALL_MESSAGES.callNotFound, CALL_ERROR_CODES.callNotFound);
+
+interface SignalRow {
+  id: number | string;
+  from_party: string;
+  kind: SignalKind;
+  payload: Record<string, unknown>;
+}
+interface LikeRow {
+  id: number | string;
+  guest_id: number;
+  guest_name: string | null;
+  product_id: number;
+  product_name: string;
+  kind: FamilyLikeKind;
+  created_at: Date | string;
+}
+
+const presentLike = (r: LikeRow): FamilyLike => ({
+  id: Number(r.id),
+  guestId: r.guest_id,
+  guestName: r.guest_name ?? '',
+  productId: r.product_id,
+  productName: r.product_name,
+  kind: r.kind,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+const LIKES_SQL = `select l.id, l.guest_id, g.name as guest_name, l.product_id, p.name as product_name, l.kind,
+       l.created_at
+  from call_family_likes l join call_guests g on g.id = l.guest_id join products p on p.id = l.product_id`;
+
+/** A call's likes, oldest first (also the summary's). */
+export async function loadLikes(db: Knex, callId: number): Promise<FamilyLike[]> {
+  const { rows } = (await db.raw(`${LIKES_SQL} where l.call_id = ? order by l.id`, [callId])) as {
+    rows: LikeRow[];
+  };
+  return rows.map(presentLike);
+}
+
+async function signalsTo(
+  db: Knex,
+  callId: number,
+  party: FamilyParty,
+  after: number,
+): Promise<FamilySignal[]> {
+  const rows = (await db('call_family_signals')
+    .where({ call_id: callId, to_party: party })
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(SIGNALS_PAGE)
+    .select('id', 'from_party', 'kind', 'payload')) as SignalRow[];
+  return rows.map((r) => ({
+    id: Number(r.id),
+    from: r.from_party as FamilyParty,
+    kind: r.kind,
+    payload: r.payload,
+  }));
+}
+
+async function loadGuests(db: Knex, callId: number): Promise<GuestRow[]> {
+  return (await db('call_guests')
+    .where('call_id', callId)
+    .whereNot('state', 'invited')
+    .orderBy('id')
+    .select('id', 'call_id', 'invited_by', 'name', 'state', 'asked_at')) as GuestRow[];
+}
+
+/** What the customer and the jeweller read: who asked, who is in, the likes, the mesh signals to them. */
+export async function familyState(
+  deps: FamilyDeps,
+  user: SessionUser,
+  callId: number,
+  after: number,
+): Promise<FamilyStateResponse> {
+  const call = await familyCall(deps.db, callId);
+  if (!call || (call.caller_id !== user.id && call.seller_id !== user.id)) throw callNotFound();
+  if (call.status === 'active') await settleGoneGuests(deps.db, callId, deps.clock.now());
+  const me: FamilyParty = `u${user.id}`;
+  const [guests, likes, signals] = await Promise.all([
+    loadGuests(deps.db, callId),
+    loadLikes(deps.db, callId),
+    signalsTo(deps.db, callId, me, after),
+  ]);
+  return { callStatus: call.status as CallStatus, me, guests: guests.map(presentGuest), likes, signals };
+}
+
+/** The customer's first name only: a guest sees nothing of the customer beyond the call. */
+const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
+
+async function members(db: Knex, call: FamilyCallRow, guests: GuestRow[]): Promise<FamilyMember[]> {
+  const customer = (await db('users').where('id', call.caller_id).first('display_name')) as {
+    display_name: string;
+  };
+  return [
+    { party: `u${call.caller_id}`, name: firstName(customer.display_name), role: 'customer' },
+    { party: `u${call.seller_id}`, name: call.shop_name, role: 'jeweller' },
+    ...guests
+      .filter((g) => g.state === 'admitted')
+      .map((g): FamilyMember => ({ party: `g${g.id}`, name: g.name ?? '', role: 'guest' })),
+  ];
+}
+
+/**
+ * What a guest reads, every FAMILY_GUEST_POLL_MS (guests have no event stream): their own state; once
+ * admitted, who is in the call, what was shown and said (pieces and chat; photos stay the participants'),
+ * the likes and the mesh signals addressed to them. Each read marks the guest still there.
+ */
+export async function guestState(
+  deps: FamilyDeps,
+  guest: GuestRow,
+  after: number,
+): Promise<FamilyGuestStateResponse> {
+  const now = deps.clock.now();
+  const call = (await familyCall(deps.db, guest.call_id))!;
+  const live = call.status === 'active';
+  if (live) {
+    await deps
+      .db('call_guests')
+      .where('id', guest.id)
+      .whereIn('state', ['asked', 'admitted'])
+      .update({ seen_at: now });
+    await settleGoneGuests(deps.db, call.id, now);
+  }
+  const me: FamilyParty = `g${guest.id}`;
+  const state = ((await deps.db('call_guests').where('id', guest.id).first('state')) as GuestRow).state;
+  const base = {
+    callId: call.id,
+    me,
+    state,
+    callLive: live,
+    shopName: call.shop_name,
+    productName: call.product_name,
+  };
+  if (state !== 'admitted' || !live)
+    return { ...base, piece: null, members: [], items: [], likes: [], signals: [] };
+  const [guests, items, likes, signals, piece] = await Promise.all([
+    loadGuests(deps.db, call.id),
+    loadCallItems(deps.db, call.id, 0, null),
+    loadLikes(deps.db, call.id),
+    signalsTo(deps.db, call.id, me, after),
+    loadCallProduct(deps.db, call.product_id),
+  ]);
+  return {
+    ...base,
+    piece,
+    members: await members(deps.db, call, guests),
+    items: items.filter((i) => i.kind === 'product' || i.kind === 'message'),
+    likes,
+    signals,
+  };
+}
+
+/** The parties of the live call now: its customer, its jeweller and its admitted guests. */
+async function partiesOf(db: Knex, call: FamilyCallRow): Promise<Set<string>> {
+  const admitted = (await db('call_guests').where({ call_id: call.id, state: 'admitted' }).select('id')) as {
+    id: number;
+  }[];
+  return new Set([`u${call.caller_id}`, `u${call.seller_id}`, ...admitted.map((g) => `g${g.id}`)]);
+}
+
+/**
+ * Stores one mesh signal from a party to another of the same live call; one of the two is a guest (the
+ * customer–jeweller link keeps /_api/call/signal). A guest reaches only the parties of their own call.
+ */
+export async function sendFamilySignal(
+  deps: FamilyDeps,
+  from: { user: SessionUser | undefined; guest: GuestRow | undefined },
+  input: { callId: number; to: string; kind: SignalKind; payload: Record<string, unknown> },
+): Promise<FamilySignalResponse> {
+  const call = await familyCall(deps.db, input.callId);
+  const sender: FamilyParty | null = from.guest
+    ? from.guest.call_id === input.callId
+      ? `g${from.guest.id}`
+      : null
+    : from.user && (from.user.id === call?.caller_id || from.user.id === call?.seller_id)
+      ? `u${from.user.id}`
+      : null;
+  if (!call || !sender) throw callNotFound();
+  if (call.status !== 'active') throw conflict(MSG.callNotLive, CODES.callNotLive);
+  const parties = await partiesOf(deps.db, call);
+  if (!parties.has(sender)) throw forbidden(MSG.notAdmitted, CODES.notAdmitted);
+  if (!parties.has(input.to) || input.to === sender || (sender[0] === 'u' && input.to[0] === 'u'))
+    throw badRequest(MSG.invalidParty);
+  const [row] = (await deps
+    .db('call_family_signals')
+    .insert({
+      call_id: call.id,
+      from_party: sender,
+      to_party: input.to,
+      kind: input.kind,
+      payload: JSON.stringify(input.payload),
+      created_at: deps.clock.now(),
+    })
+    .returning('id')) as { id: number | string }[];
+  return { id: Number(row.id) };
+}
+
+/** A guest likes a piece shown in the call: the call's own piece, or one the jeweller showed. */
+export async function likeShownPiece(
+  deps: FamilyDeps,
+  guest: GuestRow,
+  productId: number,
+  kind: FamilyLikeKind,
+): Promise<FamilyLikeResponse> {
+  const { rows } = (await deps.db.raw(
+    `select c.status, g.state,
+            (c.product_id = ? or exists (select 1 from call_items i where i.call_id = c.id
+               and i.kind = 'product' and i.product_id = ?)) as shown
+       from call_guests g join calls c on c.id = g.call_id where g.id = ?`,
+    [productId, productId, guest.id],
+  )) as { rows: { status: string; state: string; shown: boolean | null }[] };
+  const r = rows[0]!;
+  if (r.status !== 'active') throw conflict(MSG.callNotLive, CODES.callNotLive);
+  if (r.state !== 'admitted') throw forbidden(MSG.notAdmitted, CODES.notAdmitted);
+  if (!r.shown) throw notFound(MSG.notShown, CODES.notShown);
+  const [row] = (await deps
+    .db('call_family_likes')
+    .insert({
+      call_id: guest.call_id,
+      guest_id: guest.id,
+      product_id: productId,
+      kind,
+      created_at: deps.clock.now(),
+    })
+    .returning('id')) as { id: number | string }[];
+  const { rows: likes } = (await deps.db.raw(`${LIKES_SQL} where l.id = ?`, [row.id])) as { rows: LikeRow[] };
+  return { like: presentLike(likes[0]!) };
+}

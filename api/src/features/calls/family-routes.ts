@@ -1,0 +1,76 @@
+import {
+  FAMILY_GUEST_HEADER,
+  familyAskSchema,
+  familyDecideSchema,
+  familyGuestStateSchema,
+  familyInviteSchema,
+  familyLikeSchema,
+  familyNoInputSchema,
+  familyOpenSchema,
+  familySignalSchema,
+  familyStateSchema,
+} from '../../../contract/call-family';
+import { API_ROUTES as R } from '../../../contract/routes';
+import type { Feature } from '../../http/context';
+import { endpoint } from '../../http/endpoint';
+import { askToJoin, createInvite, decideGuest, guestOf, leaveCall, openInvite } from './family';
+import { familyState, guestState, likeShownPiece, sendFamilySignal } from './family-mesh';
+
+/**
+ * Family in the call (issue #52, docs/product-rules.md §21). The guest routes are public: a guest has no
+ * session, and each of them checks the guest's token (FAMILY_GUEST_HEADER) itself.
+ */
+export const callFamilyFeature: Feature = (router) => {
+  endpoint(router, R.familyInvite, {
+    input: familyInviteSchema,
+    handle: (deps, user, { callId }) => createInvite(deps, user, callId),
+  });
+
+  endpoint(router, R.familyOpen, {
+    input: familyOpenSchema,
+    handle: (deps, _user, { token }, exchange) => openInvite(deps, exchange.ip, token),
+  });
+
+  endpoint(router, R.familyAsk, {
+    input: familyAskSchema,
+    handle: (deps, _user, { token, name }, exchange) => askToJoin(deps, exchange.ip, token, name),
+  });
+
+  endpoint(router, R.familyState, {
+    input: familyStateSchema,
+    handle: (deps, user, { callId, after }) => familyState(deps, user, callId, after),
+  });
+
+  endpoint(router, R.familyDecide, {
+    input: familyDecideSchema,
+    handle: (deps, user, { callId, guestId, action }) => decideGuest(deps, user, callId, guestId, action),
+  });
+
+  endpoint(router, R.familyGuest, {
+    input: familyGuestStateSchema,
+    handle: async (deps, _user, { after }, exchange) =>
+      guestState(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), after),
+  });
+
+  // A participant signals with the session, a guest with the guest's token (which wins when both come).
+  endpoint(router, R.familySignal, {
+    input: familySignalSchema,
+    handle: async (deps, user, input, exchange) => {
+      const header = exchange.header(FAMILY_GUEST_HEADER);
+      const guest = header ? await guestOf(deps.db, header) : undefined;
+      return sendFamilySignal(deps, { user: guest ? undefined : user, guest }, input);
+    },
+  });
+
+  endpoint(router, R.familyLike, {
+    input: familyLikeSchema,
+    handle: async (deps, _user, { productId, kind }, exchange) =>
+      likeShownPiece(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), productId, kind),
+  });
+
+  endpoint(router, R.familyLeave, {
+    input: familyNoInputSchema,
+    handle: async (deps, _user, _input, exchange) =>
+      leaveCall(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER))),
+  });
+};

@@ -1,0 +1,42 @@
+import {
+  FAMILY_GUEST_HEADER,
+  type FamilyLikeKind,
+  type FamilyParty,
+} from '../../../../../api/contract/call-family';
+import type { SignalKind } from '../../../../../api/contract/calls';
+import { API_ROUTES } from '../../../../../api/contract/routes';
+import { api } from '../../../lib/api-client';
+
+/** Family in the call (issue #52): every request through its route descriptor. */
+export const familyApi = {
+  invite: (callId: number) => api.call(API_ROUTES.familyInvite, { callId }),
+  state: (callId: number, after: number, signal?: AbortSignal) =>
+    api.call(API_ROUTES.familyState, { callId, after }, { signal }),
+  decide: (callId: number, guestId: number, action: 'admit' | 'decline' | 'remove') =>
+    api.call(API_ROUTES.familyDecide, { callId, guestId, action }),
+  signal: (
+    callId: number,
+    to: FamilyParty,
+    kind: SignalKind,
+    payload: Record<string, unknown>,
+    guest?: string,
+  ) =>
+    api.call(
+      API_ROUTES.familySignal,
+      { callId, to, kind, payload },
+      guest ? { headers: { [FAMILY_GUEST_HEADER]: guest } } : {},
+    ),
+  iceServers: (callId: number) => api.call(API_ROUTES.videoIceServers, { callId }),
+};
+
+/** What a guest's page asks, with the guest's token in its header (never a cookie). */
+export const guestApi = {
+  open: (token: string) => api.call(API_ROUTES.familyOpen, { token }),
+  ask: (token: string, name: string) => api.call(API_ROUTES.familyAsk, { token, name }),
+  state: (guest: string, after: number, signal?: AbortSignal) =>
+    api.call(API_ROUTES.familyGuest, { after }, { signal, headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  like: (guest: string, productId: number, kind: FamilyLikeKind) =>
+    api.call(API_ROUTES.familyLike, { productId, kind }, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  leave: (guest: string) =>
+    api.call(API_ROUTES.familyLeave, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
+};
