@@ -1,0 +1,198 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
+import { baseUrl, expectAccessible } from './support/browser';
+import { callPhones, remoteVideoPlays } from './support/call-phones';
+
+/**
+ * Family in the call (issue #52, docs/product-rules.md §21), end to end in real browsers over loopback: a
+ * customer and the demo jeweller in a call, the customer invites two guests by link, the jeweller admits
+ * each, and everyone sees everyone's video (five connections for four people); a piece shown reaches all, a
+ * guest's "I like this one" reaches the customer and the jeweller, a guest leaving leaves the others
+ * connected, and the customer's end ends the guests' part with a message.
+ */
+const STORE = '/lakshmi-jewellers';
+const SHOP = 'Lakshmi Jewellers';
+const { phone } = callPhones();
+
+/** Bound on the wait for a video to play in a loaded 2-core machine's browsers (a give-up wait). */
+const VIDEO_WAIT_MS = 20_000;
+
+/** The parties whose tile's video is playing, frames advancing, in the page (one's own tile left out). */
+function playingTiles(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid="family-tile"]:not([data-self])')];
+    const at = tiles.map((t) => t.querySelector('video')!.currentTime);
+    await new Promise((r) => setTimeout(r, 600));
+    return tiles
+      .filter((t, i) => {
+        const v = t.querySelector('video')!;
+        return v.videoWidth > 0 && !v.paused && v.currentTime > at[i]!;
+      })
+      .map((t) => t.dataset.party!);
+  });
+}
+
+async function expectTilesPlaying(page: Page, parties: string[], label: string): Promise<void> {
+  const deadline = Date.now() + VIDEO_WAIT_MS;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    seen = await playingTiles(page);
+    if (parties.every((p) => seen.includes(p))) return;
+  }
+  throw new Error(`${label}: tiles playing ${JSON.stringify(seen)}, expected ${JSON.stringify(parties)}`);
+}
+
+/** No element is wider than the phone's screen (nothing scrolls sideways at 360 px). */
+async function expectNoSidewaysScroll(page: Page, label: string) {
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(wide, label).toBeLessThanOrEqual(0);
+}
+
+async function inviteLink(customer: Page): Promise<string> {
+  await customer.getByRole('button', { name: 'Invite family' }).click();
+  const dialog = customer.getByRole('dialog', { name: 'Invite family to this call' });
+  const link = dialog.getByTestId('family-link');
+  await link.waitFor();
+  const url = await link.inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return new URL(url).pathname;
+}
+
+async function guestJoins(page: Page, path: string, name: string): Promise<void> {
+  await page.goto(path);
+  await page.getByRole('heading', { name: `Join the video call at ${SHOP}` }).waitFor();
+  await expectAccessible(page, `guest join page (${name})`);
+  await expectNoSidewaysScroll(page, `guest join page (${name})`);
+  await page.getByRole('textbox', { name: 'Your name' }).fill(name);
+  await page.getByRole('button', { name: 'Ask to join' }).click();
+  await page.getByTestId('guest-waiting').waitFor();
+}
+
+describe('family in the call', () => {
+  it('two guests invited and admitted, everyone sees everyone, a piece shown and a like reach all, leaving is clean', async () => {
+    const seller = await phone();
+    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
+    await seller.page.goto('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+
+    const customer = await phone();
+    await registerViaApi(customer.context, {
+      displayName: `Kavya ${Math.random().toString(36).slice(2, 6)}`,
+    });
+    await customer.page.goto(STORE);
+    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
+    await customer.page.getByRole('button', { name: 'Video Call', exact: true }).click();
+    await customer.page.locator('[data-call-id]').waitFor();
+    const callId = Number(await customer.page.locator('[data-call-id]').getAttribute('data-call-id'));
+    const ringing = seller.page.getByRole('alertdialog');
+    await ringing.waitFor({ timeout: 20_000 });
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    await Promise.all([remoteVideoPlays(seller.page), remoteVideoPlays(customer.page)]);
+
+    // The first guest: the link, the name, the jeweller's Admit.
+    const amma = await phone();
+    const first = await inviteLink(customer.page);
+    expect(first).toMatch(/^\/family\/[A-Za-z0-9_-]{43}$/);
+    await guestJoins(amma.page, first, 'Amma');
+    const requests = seller.page.getByTestId('family-requests');
+    await requests.getByText('Amma').waitFor({ timeout: 10_000 });
+    await expectAccessible(seller.page, 'call with a guest asking (jeweller)');
+    const admitAt = Date.now();
+    await requests.getByRole('button', { name: 'Admit Amma' }).click();
+    const customerParty = `u${await customer.page.evaluate(async () => {
+      const r = await fetch('/_api/auth/session');
+      return ((await r.json()) as { user: { id: number } }).user.id;
+    })}`;
+    const sellerParty = `u${await seller.page.evaluate(async () => {
+      const r = await fetch('/_api/auth/session');
+      return ((await r.json()) as { user: { id: number } }).user.id;
+    })}`;
+    await expectTilesPlaying(
+      amma.page,
+      [customerParty, sellerParty],
+      'Amma sees the customer and the jeweller',
+    );
+    console.log(`Admit → the guest sees both videos: ${Date.now() - admitAt} ms (browser test, polled)`);
+    const ammaParty = (await amma.page
+      .locator('[data-testid="family-tile"][data-self]')
+      .getAttribute('data-party'))!;
+    await expectAccessible(amma.page, 'guest in the call');
+    await expectNoSidewaysScroll(amma.page, 'guest in the call');
+
+    // The second guest.
+    const akka = await phone();
+    await guestJoins(akka.page, await inviteLink(customer.page), 'Akka');
+    await requests.getByRole('button', { name: 'Admit Akka' }).click();
+    await expectTilesPlaying(
+      akka.page,
+      [customerParty, sellerParty],
+      'Akka sees the customer and the jeweller',
+    );
+    await customer.page.getByTestId('family-tile').nth(1).waitFor({ timeout: 10_000 });
+    const guestParties = await customer.page
+      .getByTestId('family-tile')
+      .evaluateAll((tiles) => tiles.map((t) => (t as HTMLElement).dataset.party!));
+    expect(guestParties).toHaveLength(2);
+    const akkaParty = guestParties.find((p) => p !== ammaParty)!;
+    // Everyone sees everyone: four people, each three videos.
+    await Promise.all([
+      expectTilesPlaying(customer.page, guestParties, 'the customer sees both guests'),
+      expectTilesPlaying(seller.page, guestParties, 'the jeweller sees both guests'),
+      expectTilesPlaying(amma.page, [customerParty, sellerParty, akkaParty], 'Amma sees everyone'),
+      expectTilesPlaying(akka.page, [customerParty, sellerParty, ammaParty], 'Akka sees everyone'),
+      remoteVideoPlays(customer.page),
+      remoteVideoPlays(seller.page),
+    ]);
+    await expectAccessible(customer.page, 'call with two guests (customer)');
+    await expectNoSidewaysScroll(customer.page, 'call with two guests (customer)');
+
+    // The jeweller shows a piece: it reaches the customer and both guests.
+    const shown = await seller.page.evaluate(async (id) => {
+      const res = await fetch(`/_api/call/products?callId=${id}`);
+      const body = (await res.json()) as { products: { id: number; name: string }[] };
+      return body.products[0] ?? null;
+    }, callId);
+    expect(shown).not.toBeNull();
+    const share = await seller.context.request.post('/_api/call/share', {
+      data: { callId, productIds: [shown!.id] },
+      headers: { Origin: baseUrl() },
+    });
+    expect(share.status()).toBe(201);
+    await customer.page
+      .getByTestId('shared-product')
+      .getByText(shown!.name)
+      .first()
+      .waitFor({ timeout: 10_000 });
+    for (const guest of [amma, akka])
+      await guest.page.getByTestId('guest-piece').getByText(shown!.name).waitFor({ timeout: 10_000 });
+
+    // Amma likes it: the customer and the jeweller see it.
+    await amma.page.getByRole('button', { name: `I like this one: ${shown!.name}` }).click();
+    for (const side of [customer.page, seller.page])
+      await side
+        .getByTestId('family-like')
+        .getByText(`Amma likes ${shown!.name}`)
+        .waitFor({ timeout: 10_000 });
+
+    // Akka leaves: the others stay connected.
+    await akka.page.getByRole('button', { name: 'Leave' }).click();
+    await akka.page.getByText('You left the call.').waitFor();
+    await customer.page.locator(`[data-testid="family-tile"][data-party="${akkaParty}"]`).waitFor({
+      state: 'detached',
+      timeout: 10_000,
+    });
+    await Promise.all([
+      expectTilesPlaying(customer.page, [ammaParty], 'the customer still sees Amma'),
+      expectTilesPlaying(seller.page, [ammaParty], 'the jeweller still sees Amma'),
+      expectTilesPlaying(amma.page, [customerParty, sellerParty], 'Amma still sees both'),
+      remoteVideoPlays(customer.page),
+      remoteVideoPlays(seller.page),
+    ]);
+
+    // The customer ends the call: Amma's part ends with a clear message.
+    await customer.page.getByRole('button', { name: 'End call' }).click();
+    await amma.page.getByText('The call has ended. Thank you for joining.').waitFor({ timeout: 10_000 });
+  });
+});
