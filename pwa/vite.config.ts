@@ -353,6 +353,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           // The Twilio SDK is loaded only for a Twilio call and never precached.
           globIgnores: [
             '**/twilio-video*',
+            // The try-on's code comes with its first use, as its face model does (the precache stays within its
+            // 1.6 MB budget; docs/product-rules.md §16).
+            '**/try-on-dialog-*',
             // A seller's try-on image and its preview are uploaded with the product: no use offline.
             '**/try-on-image-field-*',
             '**/sample-preview-*',
@@ -363,6 +366,12 @@ export default defineConfig(({ isSsrBuild }) => ({
             // (the dashboard, the call layer and the ringing stay precached).
             '**/products-page-*',
             '**/seller-orders-page-*',
+            // Family in a call happens only in a live call (§21), and changing one's number or profile needs the
+            // server (a code by SMS, a save): neither does anything offline.
+            '**/family-in-call-*',
+            '**/family-join-page-*',
+            '**/mobile-settings-page-*',
+            '**/edit-profile-dialog-*',
             // Launcher-size icons are fetched by the browser when installing, not needed by the offline shell.
             'icons/icon-512.png',
             'icons/icon-maskable-512.png',
