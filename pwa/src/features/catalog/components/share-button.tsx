@@ -40,13 +40,19 @@ export function ShareButton({ title, text, path }: { title: string; text: string
     </Button>
   );
 
-  if (systemShare)
-    return button(() => {
-      navigator.share({ title, text, url: absolute(path) }).catch(() => {
-        // Dismissed (AbortError) or refused: nothing to tell.
-      });
+  // The press decides by what the browser has now, not by the last render: a press in the moment between
+  // hydration (which renders the server's answer, no sheet) and the render that learns of the sheet must still
+  // open the sheet, not a menu the next render would hide.
+  const press = () => {
+    if (!hasSystemShare()) {
+      setMenu(true);
+      return;
+    }
+    navigator.share({ title, text, url: absolute(path) }).catch(() => {
+      // Dismissed (AbortError) or refused: nothing to tell.
     });
-  if (!menu) return button(() => setMenu(true));
+  };
+  if (systemShare || !menu) return button(press);
   return (
     <Suspense fallback={button()}>
       <ShareMenu text={text} path={path} ariaLabel={ariaLabel} label={label} />
