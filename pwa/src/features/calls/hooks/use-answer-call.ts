@@ -63,6 +63,11 @@ export function useAnswerCall(
         callRef.current = optimistic;
         setActiveCall(optimistic);
         setHangUpFailed(false);
+        // The call screen takes the ringing dialog's place at the tap (the jeweller's own picture, "Connecting…"),
+        // not when the accept answers: rendering it then held the video room's start by 0.2–0.3 s on a loaded
+        // phone. Its room starts when the call is active and a token is there, once per call (§19), whichever
+        // of the accept's answer and the event stream's 'active' comes first.
+        setIncoming((cur) => (cur?.callId === record.callId ? null : cur));
       }
       try {
         // p2p: the answer to the offer that came while it rang goes with the accept (null: answered later).
