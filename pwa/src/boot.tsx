@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
+import { preloadProductActions } from './app/extension-registry';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
 import { preloadCallScreen } from './features/calls/components/call-globals';
@@ -50,7 +51,12 @@ export async function boot(
     // (lib/hydrate-later.tsx).
     hydrate(queryClient, ssr.queries);
     const { pathname } = window.location;
-    await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
+    // A product page's actions row (the call, try-on and appointment buttons) hydrates with its code loaded
+    // too: a part still waiting for its chunk when the first update comes is rendered again (issue #49).
+    const actions = pathname.startsWith('/product/') ? preloadProductActions() : undefined;
+    await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname)), actions]).catch(
+      () => undefined,
+    );
     // The router (its route tree and the first match) in a task of its own, then the first pass of hydration.
     const router = createAppRouter();
     await new Promise((resolve) => setTimeout(resolve, 0));
