@@ -1,5 +1,5 @@
 import { hydrate } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
@@ -60,12 +60,18 @@ export async function boot(
     // The router (its route tree and the first match) in a task of its own, then the first pass of hydration.
     const router = createAppRouter();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    dom.hydrateRoot(
-      root,
-      <StrictMode>
-        <App router={router} queryClient={queryClient} />
-      </StrictMode>,
-    );
+    // As a transition, the first pass yields to the browser every few milliseconds like the parts' passes
+    // after it, instead of adopting the page up to its parts in one task (React renders an update outside a
+    // transition, hydration's first pass included, without yielding). Input still comes first: a part the
+    // reader uses is hydrated at once.
+    startTransition(() => {
+      dom.hydrateRoot(
+        root,
+        <StrictMode>
+          <App router={router} queryClient={queryClient} />
+        </StrictMode>,
+      );
+    });
     return;
   }
   // No server page, or one in another language than this reader chose: render from scratch.
