@@ -1,8 +1,9 @@
 import { hydrate } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createAppRouter, pageAreas } from './app/router';
+import { preloadProductActions } from './app/extension-registry';
 import { preloadPage } from './app/routes';
 import type { SsrState } from './entry-server';
 import { preloadCallScreen } from './features/calls/components/call-globals';
@@ -50,16 +51,27 @@ export async function boot(
     // (lib/hydrate-later.tsx).
     hydrate(queryClient, ssr.queries);
     const { pathname } = window.location;
-    await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname))]).catch(() => undefined);
+    // A product page's actions row (the call, try-on and appointment buttons) hydrates with its code loaded
+    // too: a part still waiting for its chunk when the first update comes is rendered again (issue #49).
+    const actions = pathname.startsWith('/product/') ? preloadProductActions() : undefined;
+    await Promise.all([preloadPage(pathname), loadAreas(pageAreas(pathname)), actions]).catch(
+      () => undefined,
+    );
     // The router (its route tree and the first match) in a task of its own, then the first pass of hydration.
     const router = createAppRouter();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    dom.hydrateRoot(
-      root,
-      <StrictMode>
-        <App router={router} queryClient={queryClient} />
-      </StrictMode>,
-    );
+    // As a transition, the first pass yields to the browser every few milliseconds like the parts' passes
+    // after it, instead of adopting the page up to its parts in one task (React renders an update outside a
+    // transition, hydration's first pass included, without yielding). Input still comes first: a part the
+    // reader uses is hydrated at once.
+    startTransition(() => {
+      dom.hydrateRoot(
+        root,
+        <StrictMode>
+          <App router={router} queryClient={queryClient} />
+        </StrictMode>,
+      );
+    });
     return;
   }
   // No server page, or one in another language than this reader chose: render from scratch.

@@ -58,7 +58,12 @@ function requestArrivalPage() {
   const quiet = () => undefined;
   if (arrival === '/') import('./features/home/pages/home-page').catch(quiet);
   else if (arrival === '/marketplace') import('./features/catalog/pages/marketplace-page').catch(quiet);
-  else if (arrival.startsWith('/product/')) import('./features/catalog/pages/product-page').catch(quiet);
+  else if (arrival.startsWith('/product/')) {
+    import('./features/catalog/pages/product-page').catch(quiet);
+    // Its actions row's call button, hydrated with the page (app/extension-registry.ts preloadProductActions).
+    import('./features/calls/components/product-dialog-call-button').catch(quiet);
+    import('./features/tryon/try-on-button').catch(quiet);
+  }
 }
 
 /** Lets the browser paint and handle input before the next piece of start-up work. */

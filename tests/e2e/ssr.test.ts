@@ -169,6 +169,76 @@ describe('server-rendered catalogue pages (issue 3: first paint without JavaScri
     await context.close();
   });
 
+  it('keeps a product page still while it hydrates: a jeweller whose app is closed, a phone 4× slower (issue #49)', async () => {
+    const { products } = (await (await fetch(`${baseUrl()}/_api/products/list?page=1&limit=100`)).json()) as {
+      products: (Parameters<typeof productPath>[0] & {
+        category: string;
+        videoCallEnabled: boolean;
+        callState: { state: string };
+      })[];
+    };
+    // The call fallback ("The jeweller's app is not open…") and "Book a video appointment" are in the row; one
+    // piece that can be tried on ("Try it on" joins the row once the app runs) and one that cannot.
+    const closed = products.filter((x) => x.videoCallEnabled && x.callState.state === 'unreachable');
+    const tryOn = ['earrings', 'nose_pins', 'necklaces', 'pendants'];
+    const pieces = [
+      closed.find((x) => !tryOn.includes(x.category)),
+      closed.find((x) => tryOn.includes(x.category)),
+    ];
+    for (const product of pieces) {
+      expect(product, 'a piece of a shop that takes calls, with no app open').toBeDefined();
+      const address = productPath(product!);
+      // Lighthouse's phone (412 × 823) with its CPU slowdown: hydration is then slow enough for a late part to show.
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: { width: 412, height: 823 },
+        isMobile: true,
+        hasTouch: true,
+        locale: 'en-IN',
+      });
+      await context.addInitScript(() => {
+        const w = window as unknown as { __shifts: number[]; __removed: string[] };
+        w.__shifts = [];
+        w.__removed = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[])
+            if (!e.hadRecentInput) w.__shifts.push(e.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+        // Any element of the server's page that is taken out again.
+        new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of r.removedNodes)
+              if (n instanceof Element && r.target instanceof Element && r.target.closest('main'))
+                w.__removed.push(n.textContent?.trim() || n.outerHTML.slice(0, 60));
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const p = await context.newPage();
+      const errors = collectErrors(p);
+      const cdp = await context.newCDPSession(p);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await p.goto(address);
+      await p.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+      await p.getByRole('button', { name: /Book a video appointment/ }).waitFor();
+      if (tryOn.includes(product!.category)) await p.getByRole('button', { name: 'Try it on' }).waitFor();
+      await p.waitForLoadState('networkidle');
+      // Parts shown after hydration come within two seconds of the network going quiet.
+      await p.waitForTimeout(2000);
+      const { shifts, removed } = await p.evaluate(() => {
+        const w = window as unknown as { __shifts: number[]; __removed: string[] };
+        return { shifts: w.__shifts, removed: w.__removed };
+      });
+      const total = shifts.reduce((a, b) => a + b, 0);
+      const label = `${address}: layout shifts ${shifts.map((v) => v.toFixed(3)).join(' + ') || 'none'}`;
+      expect(removed, `${address}: server-rendered parts removed after hydration`).toEqual([]);
+      expect(total, label).toBeLessThanOrEqual(0.02);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('hydrates the landing, the directory and a storefront without errors', async () => {
     const api = (await (await fetch(`${baseUrl()}/_api/sellers/list?page=1&limit=12`)).json()) as {
       sellers: { urlSlug: string | null }[];

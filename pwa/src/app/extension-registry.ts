@@ -5,6 +5,7 @@ import { lazy, Suspense, createElement } from 'react';
 import type { Product, StoreProfile } from '../../../api/contract/catalog';
 import { ProductCardCallButton, StorefrontVideoCallButton } from '../features/calls/components/call-buttons';
 import type { Extensions } from './extensions';
+import { lazyPart } from './lazy-page';
 import { canRing } from '../../../api/contract/shop-call-state';
 import { PwaGlobals } from '../features/pwa/components/pwa-globals';
 import { PushOptInEntry } from '../features/push/components/push-opt-in-entry';
@@ -17,8 +18,11 @@ import {
 import AddToCartButton from '../features/cart/components/add-to-cart-button';
 import CartGlobal from '../features/cart/components/cart-global';
 
-// The dialog's call button loads with the dialog, not with the first page (the first-load JavaScript budget).
-const LazyDialogCallButton = lazy(() => import('../features/calls/components/product-dialog-call-button'));
+// The dialog's call button loads with the dialog, not with the first page (the first-load JavaScript budget);
+// a product page arrived on loads it before hydrating (preloadProductActions).
+const LazyDialogCallButton = lazyPart(
+  () => import('../features/calls/components/product-dialog-call-button'),
+);
 function ProductDialogCallButton({ product }: { product: Product }) {
   return createElement(Suspense, { fallback: null }, createElement(LazyDialogCallButton, { product }));
 }
@@ -42,7 +46,7 @@ function StorefrontCallFallback({ store }: { store: StoreProfile }) {
 }
 
 // "Try it on" (issue #36) loads with the product's actions, its camera and model on the first tap.
-const LazyTryOnButton = lazy(() => import('../features/tryon/try-on-button'));
+const LazyTryOnButton = lazyPart(() => import('../features/tryon/try-on-button'));
 function TryOnButton({ product }: { product: Product }) {
   return createElement(Suspense, { fallback: null }, createElement(LazyTryOnButton, { product }));
 }
@@ -67,6 +71,15 @@ function ShopAppointmentsEntry() {
 const LazyAppointmentSettings = lazy(() => import('../features/schedule/components/appointment-settings'));
 function AppointmentSettingsEntry() {
   return createElement(Suspense, { fallback: null }, createElement(LazyAppointmentSettings));
+}
+
+/**
+ * The code of the product page's own actions, loaded before a server-rendered product page is hydrated
+ * (src/boot.tsx): the row then hydrates whole, as the server rendered it, instead of leaving these parts'
+ * markup to be replaced once their code arrives (issue #49: the row and the price breakdown under it moved).
+ */
+export function preloadProductActions(): Promise<unknown> {
+  return Promise.all([LazyDialogCallButton.preload(), LazyTryOnButton.preload()]);
 }
 
 /**

@@ -18,8 +18,9 @@ export const catalogRoutes: readonly AppRoute[] = [
   {
     path: '/product/:productRef',
     access: 'public',
-    // The price breakdown's strings (a part of the catalog area kept out of the entry: lib/locale-areas.ts).
-    areas: ['catalogPricing'],
+    // The price breakdown's strings (a part of the catalog area kept out of the entry: lib/locale-areas.ts), and
+    // the appointment and call-back buttons' (loaded before hydrating, so those parts hydrate with the row).
+    areas: ['catalogPricing', 'callsAppointments'],
     overlay: true,
     Page: lazyPage(() => import('./pages/product-page')),
   },
