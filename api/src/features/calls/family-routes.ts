@@ -48,8 +48,8 @@ export const callFamilyFeature: Feature = (router) => {
 
   endpoint(router, R.familyGuest, {
     input: familyGuestStateSchema,
-    handle: async (deps, _user, { after }, exchange) =>
-      guestState(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), after),
+    handle: (deps, _user, cursors, exchange) =>
+      guestState(deps, exchange.header(FAMILY_GUEST_HEADER), cursors),
   });
 
   // A participant signals with the session, a guest with the guest's token (which wins when both come).

@@ -83,12 +83,14 @@ export function presentGuest(row: GuestRow): FamilyGuest {
  * An admitted (or waiting) guest whose page went silent has left: a lost network never keeps a place in the
  * call. Scoped to one call; run by every read of its family state.
  */
-export async function settleGoneGuests(db: Knex, callId: number, now: Date): Promise<void> {
-  await db('call_guests')
+export async function settleGoneGuests(db: Knex, callId: number, now: Date): Promise<number[]> {
+  const rows = (await db('call_guests')
     .where('call_id', callId)
     .whereIn('state', ['asked', 'admitted'])
     .where('seen_at', '<', new Date(now.getTime() - FAMILY_GUEST_GONE_MS))
-    .update({ state: 'left', ended_at: now });
+    .update({ state: 'left', ended_at: now })
+    .returning('id')) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 /** The customer asks for a link to share. Only the call's customer, only while the call is on. */
