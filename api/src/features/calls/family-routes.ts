@@ -13,7 +13,15 @@ import {
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
-import { askToJoin, createInvite, decideGuest, guestOf, leaveCall, openInvite } from './family';
+import {
+  askToJoin,
+  createInvite,
+  decideGuest,
+  guestIceServers,
+  guestOf,
+  leaveCall,
+  openInvite,
+} from './family';
 import { familyState, guestState, likeShownPiece, sendFamilySignal } from './family-mesh';
 
 /**
@@ -66,6 +74,12 @@ export const callFamilyFeature: Feature = (router) => {
     input: familyLikeSchema,
     handle: async (deps, _user, { productId, kind }, exchange) =>
       likeShownPiece(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), productId, kind),
+  });
+
+  endpoint(router, R.familyIceServers, {
+    input: familyNoInputSchema,
+    handle: async (deps, _user, _input, exchange) =>
+      guestIceServers(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER))),
   });
 
   endpoint(router, R.familyLeave, {

@@ -40,6 +40,8 @@ export const guestApi = {
   ) => api.call(API_ROUTES.familyGuest, cursors, { signal, headers: { [FAMILY_GUEST_HEADER]: guest } }),
   like: (guest: string, productId: number, kind: FamilyLikeKind) =>
     api.call(API_ROUTES.familyLike, { productId, kind }, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  iceServers: (guest: string) =>
+    api.call(API_ROUTES.familyIceServers, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
   leave: (guest: string) =>
     api.call(API_ROUTES.familyLeave, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
 };

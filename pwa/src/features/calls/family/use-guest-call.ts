@@ -74,10 +74,18 @@ export function useGuestCall(guestToken: string | null, local: MediaStream | nul
         };
         setState((was) => withNews(was, s));
         if (s.state === 'admitted' && s.callLive) {
+          // The guest's own ICE servers (relay credentials for this call), once, as the mesh starts.
+          const iceServers = mesh.current
+            ? []
+            : await guestApi
+                .iceServers(guestToken)
+                .then((r) => r.iceServers as RTCIceServer[])
+                .catch(() => []);
+          if (stopped) return;
           mesh.current ??= new FamilyMesh(
             s.me,
             local,
-            [],
+            iceServers,
             (to, kind, payload) =>
               familyApi.signal(s.callId, to, kind, payload, guestToken).then(() => undefined),
             setStreams,
