@@ -32,7 +32,7 @@ export function keepGuestToken(invite: string, guest: string | null): void {
  * and the items and likes kept so far with the new ones after them (a call that is over, or a part that
  * ended, keeps none).
  */
-function withNews(
+export function withNews(
   was: FamilyGuestStateResponse | null,
   s: FamilyGuestStateResponse,
 ): FamilyGuestStateResponse {
