@@ -215,13 +215,14 @@ export async function guestState(
   cursors: GuestCursors,
 ): Promise<FamilyGuestStateResponse> {
   const now = deps.clock.now();
+  if (!token) throw unauthorized(MSG.notAGuest, CODES.notAGuest);
   const { rows } = (await deps.db.raw(GUEST_POLL_SQL, [
     cursors.after,
     cursors.afterItem,
     cursors.afterLike,
-    token ? hashToken(token) : '',
+    hashToken(token),
   ])) as { rows: GuestPollRow[] };
-  const row = token ? rows[0] : undefined;
+  const row = rows[0];
   if (!row) throw unauthorized(MSG.notAGuest, CODES.notAGuest);
   const live = row.status === 'active';
   const waiting = row.state === 'asked' || row.state === 'admitted';
