@@ -87,7 +87,8 @@ async function expectControlsUsable(scope: Locator, label: string): Promise<void
     );
     const found: string[] = [];
     for (const el of controls) {
-      el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      // At once: the page scrolls smoothly, and the box is read right after.
+      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
       const r = el.getBoundingClientRect();
       const name =
         (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() || el.outerHTML.slice(0, 60);
@@ -107,7 +108,7 @@ async function expectControlsUsable(scope: Locator, label: string): Promise<void
           found.push(`${name}: label cut (${part.tagName})`);
       }
     }
-    window.scrollTo(0, 0);
+    window.scrollTo({ top: 0, behavior: 'instant' });
     return found;
   }, PHONE);
   expect(problems, label).toEqual([]);
