@@ -24,6 +24,11 @@ export const FAMILY_GUEST_GONE_MS = 30_000;
 /** How often a guest's page asks for the call's state (guests have no event stream). */
 export const FAMILY_GUEST_POLL_MS = 400;
 /**
+ * A guest's poll marks them still there at most this often (one write, not one a poll): well inside
+ * FAMILY_GUEST_GONE_MS, so a guest whose page still asks is never taken for gone.
+ */
+export const FAMILY_GUEST_SEEN_EVERY_MS = 5_000;
+/**
  * Video on each connection with a guest (simulcast off): at most 480×360, 15 frames a second, 300 kbit/s, so
  * a phone's four outgoing copies in a call of five need about 1.2 Mbit/s up (docs/product-rules.md §21.4).
  */
@@ -119,13 +124,25 @@ export const familyDecideSchema = z.object({
   guestId: positiveId('guestId must be a positive integer.'),
   action: z.enum(['admit', 'decline', 'remove'], { error: FAMILY_MESSAGES.invalidAction }),
 });
+const cursor = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a non-negative integer.` })
+    .int({ error: `${name} must be a non-negative integer.` })
+    .min(0, { error: `${name} must be a non-negative integer.` })
+    .default(0);
 /** GET /_api/family/state (customer, jeweller) and /_api/family/guest (a guest): after = last signal id seen. */
 export const familyStateSchema = z.object({
   callId: positiveIdFromQuery('callId must be a positive integer.'),
-  after: z.coerce.number({ error: 'after must be a non-negative integer.' }).int().min(0).default(0),
+  after: cursor('after'),
 });
+/**
+ * A guest's poll: the last signal (after), call item (afterItem) and like (afterLike) the page has; the answer
+ * brings only what came since.
+ */
 export const familyGuestStateSchema = z.object({
-  after: z.coerce.number({ error: 'after must be a non-negative integer.' }).int().min(0).default(0),
+  after: cursor('after'),
+  afterItem: cursor('afterItem'),
+  afterLike: cursor('afterLike'),
 });
 /** POST /_api/family/signal: a mesh signal to one party (by a participant's session or a guest's token). */
 export const familySignalSchema = z.object({
@@ -206,9 +223,11 @@ export interface FamilyGuestStateResponse {
   piece: CallProduct | null;
   /** Everyone in the call now (the guest included), once admitted; empty before. */
   members: FamilyMember[];
-  /** What was shown and said in the call (pieces, chat), once admitted. */
+  /** What was shown and said in the call (pieces, chat) after `afterItem`, once admitted. */
   items: CallItem[];
+  /** The guests' likes after `afterLike`, once admitted. */
   likes: FamilyLike[];
+  /** Mesh signals addressed to this guest after `after`, oldest first. */
   signals: FamilySignal[];
 }
 export interface FamilyGuestResponse {

@@ -552,6 +552,10 @@ export const API_ROUTES = {
     status: 201,
     ...NEUTRAL,
   }),
+  // An admitted guest's ICE servers, with relay credentials of their own (the guest's token in its header).
+  familyIceServers: get<IceServersResponse, typeof familyNoInputSchema>()('/_api/family/ice-servers', {
+    auth: 'public',
+  }),
   familyLeave: post<FamilyGuestResponse, typeof familyNoInputSchema>()('/_api/family/leave', {
     auth: 'public',
     ...NEUTRAL,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAMILY_GUEST_GONE_MS,
   FAMILY_GUEST_HEADER,
+  FAMILY_GUEST_SEEN_EVERY_MS,
   FAMILY_MAX_INVITES_PER_CALL,
   FAMILY_MAX_INVITES_PER_DAY,
   FAMILY_MESSAGES,
@@ -43,8 +44,11 @@ class Guest {
     if (res.status === 201) Object.assign(this, { token: res.body.guestToken, id: res.body.guestId });
     return res;
   }
-  state = (after = 0) =>
-    this.client.get<FamilyGuestStateResponse & Err>(`/_api/family/guest?after=${after}`, this.headers());
+  state = (after = 0, afterItem = 0, afterLike = 0) =>
+    this.client.get<FamilyGuestStateResponse & Err>(
+      `/_api/family/guest?after=${after}&afterItem=${afterItem}&afterLike=${afterLike}`,
+      this.headers(),
+    );
   post = <T>(path: string, body: unknown) => this.client.post<T & Err>(path, body, this.headers());
 }
 
@@ -350,5 +354,92 @@ describe('a guest in the call (§21)', () => {
     const over = await amma.state();
     expect(over.body).toMatchObject({ callLive: false, members: [], items: [] });
     expect((await amma.post('/_api/family/like', { productId: 1, kind: 'like' })).status).toBe(409);
+  });
+});
+
+describe('a guest’s poll (§21.5)', () => {
+  /** The statements the API runs while `run` does. */
+  async function statements(run: () => Promise<unknown>): Promise<string[]> {
+    const db = api.handle.deps.db;
+    const seen: string[] = [];
+    const onQuery = (q: { sql: string }) => seen.push(q.sql);
+    db.on('query', onQuery);
+    try {
+      await run();
+    } finally {
+      db.removeListener('query', onQuery);
+    }
+    return seen;
+  }
+
+  it('answers only what is new since the page’s cursors, in one statement when nothing is', async () => {
+    const { p, callId, productId } = await callAboutPiece();
+    const amma = await withGuest(p, callId, 'Amma');
+    const akka = await withGuest(p, callId, 'Akka');
+    const shown = await buildProduct(api.db.knex, p.seller.id, { name: 'Jhumka' });
+    await p.asSeller.post('/_api/call/share', { callId, productIds: [shown.id] });
+    await p.asCustomer.post('/_api/call/message', { callId, text: 'Amma, this one?' });
+    await akka.post('/_api/family/like', { productId: shown.id, kind: 'heart' });
+    await p.asCustomer.post('/_api/family/signal', {
+      callId,
+      to: `g${amma.id}`,
+      kind: 'offer',
+      payload: { sdp: 'x' },
+    });
+
+    const first = await amma.state();
+    expect(first.body.piece?.id).toBe(productId);
+    expect(first.body.items.map((i) => i.kind)).toEqual(['product', 'message']);
+    expect(first.body.likes.map((l) => l.guestName)).toEqual(['Akka']);
+    expect(first.body.signals.map((s) => s.payload)).toEqual([{ sdp: 'x' }]);
+    const cursors = [
+      Math.max(...first.body.signals.map((s) => s.id)),
+      Math.max(...first.body.items.map((i) => i.id)),
+      Math.max(...first.body.likes.map((l) => l.id)),
+    ] as const;
+
+    // Idle: nothing new, the members and the piece as before, one statement a poll.
+    const polls = 10;
+    const idle: FamilyGuestStateResponse[] = [];
+    const sql = await statements(async () => {
+      for (let i = 0; i < polls; i++) idle.push((await amma.state(...cursors)).body);
+    });
+    expect(sql.length).toBeLessThanOrEqual(polls);
+    for (const body of idle) {
+      expect(body).toMatchObject({ state: 'admitted', callLive: true, items: [], likes: [], signals: [] });
+      expect(body.members.map((m) => m.name)).toEqual(first.body.members.map((m) => m.name));
+      expect(body.piece?.id).toBe(productId);
+    }
+
+    // Something new: only that comes, and only its reading is added.
+    await akka.post('/_api/family/like', { productId, kind: 'like' });
+    let next: FamilyGuestStateResponse | undefined;
+    const onLike = await statements(async () => (next = (await amma.state(...cursors)).body));
+    expect(next!.likes.map((l) => [l.guestName, l.kind])).toEqual([['Akka', 'like']]);
+    expect(next!.items).toEqual([]);
+    expect(onLike.length).toBe(2);
+    await p.asSeller.post('/_api/call/message', { callId, text: 'Twenty-two carat' });
+    const onItem = await amma.state(...cursors);
+    expect(onItem.body.items.map((i) => i.kind === 'message' && i.text)).toEqual(['Twenty-two carat']);
+  });
+
+  it('marks the guest still there at most every few seconds, not every poll', async () => {
+    const { p, callId } = await callAboutPiece();
+    const amma = await withGuest(p, callId, 'Amma');
+    await amma.state();
+    const seenAt = async () =>
+      new Date(
+        ((await api.db.knex('call_guests').where('id', amma.id).first('seen_at')) as { seen_at: Date })
+          .seen_at,
+      ).getTime();
+    const before = await seenAt();
+    api.clock.advance(FAMILY_GUEST_SEEN_EVERY_MS - 1_000);
+    const quiet = await statements(() => amma.state());
+    expect(quiet.filter((s) => s.startsWith('update'))).toEqual([]);
+    expect(await seenAt()).toBe(before);
+    api.clock.advance(1_000);
+    const marked = await statements(() => amma.state());
+    expect(marked.filter((s) => s.startsWith('update')).length).toBe(2);
+    expect(await seenAt()).toBeGreaterThanOrEqual(before + FAMILY_GUEST_SEEN_EVERY_MS);
   });
 });

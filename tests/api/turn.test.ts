@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { P2pVideoTokenResponse } from '../../api/contract/video';
+import { FAMILY_GUEST_HEADER, type FamilyAskResponse } from '../../api/contract/call-family';
+import type { IceServersResponse, P2pVideoTokenResponse } from '../../api/contract/video';
 import { loadConfig } from '../../api/src/config';
 import { buildUser } from '../factories';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -247,5 +248,84 @@ describe('relay credentials live no longer than their purpose (#34)', () => {
     expect((await p.asSeller.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(200);
     api.clock.advance(61_000);
     expect((await p.asCustomer.get(`/_api/video/ice-servers?callId=${callId}`)).status).toBe(200);
+  });
+});
+
+describe('GET /_api/family/ice-servers: a family guest’s own relay credential (§21.6)', () => {
+  /** An active call, a guest who asked with a link, and the guest's token. */
+  async function guestOfCall() {
+    const p = await callParties(api);
+    const callId = await activeCall(p);
+    const link = await p.asCustomer.post<{ token: string }>('/_api/family/invite', { callId });
+    expect(link.status).toBe(201);
+    const asked = await api
+      .client()
+      .post<FamilyAskResponse>('/_api/family/ask', { token: link.body.token, name: 'Amma' });
+    expect(asked.status).toBe(201);
+    const guest = api.client();
+    const headers = { [FAMILY_GUEST_HEADER]: asked.body.guestToken };
+    const ice = () => guest.get<IceServersResponse & { code?: string }>('/_api/family/ice-servers', headers);
+    const admit = () =>
+      p.asSeller.post('/_api/family/decide', { callId, guestId: asked.body.guestId, action: 'admit' });
+    return { p, callId, guestId: asked.body.guestId, ice, admit };
+  }
+
+  it('gives an admitted guest the static servers and a credential of their own, for this call, expiring', async () => {
+    const { callId, guestId, ice, admit } = await guestOfCall();
+    // Before the jeweller's Admit: nothing.
+    const early = await ice();
+    expect([early.status, early.body.code]).toEqual([403, 'family_not_admitted']);
+    expect((await admit()).status).toBe(200);
+    const before = Math.floor(api.clock.now().getTime() / 1000);
+    const res = await ice();
+    expect(res.status).toBe(200);
+    expect(res.body.ttlSeconds).toBe(900);
+    expect(res.body.iceServers[0]).toEqual(STUN[0]);
+    const cred = res.body.iceServers[1] as Credential;
+    expect(cred.urls).toEqual(TURN_URLS);
+    const [expiry, who] = cred.username.split(':');
+    expect(who).toBe(`c${callId}g${guestId}`);
+    expect(Number(expiry) - before).toBeGreaterThanOrEqual(900);
+    expect(Number(expiry) - before).toBeLessThanOrEqual(902);
+    expect(cred.credential).toBe(crypto.createHmac('sha1', SECRET).update(cred.username).digest('base64'));
+  });
+
+  it('mints nothing without a guest’s token, once the guest is out, or once the call is over', async () => {
+    expect((await api.client().get('/_api/family/ice-servers')).status).toBe(401);
+    expect(
+      (await api.client().get('/_api/family/ice-servers', { [FAMILY_GUEST_HEADER]: 'A'.repeat(43) })).status,
+    ).toBe(401);
+
+    const removed = await guestOfCall();
+    await removed.admit();
+    expect((await removed.ice()).status).toBe(200);
+    await removed.p.asSeller.post('/_api/family/decide', {
+      callId: removed.callId,
+      guestId: removed.guestId,
+      action: 'remove',
+    });
+    expect((await removed.ice()).body.code).toBe('family_not_admitted');
+
+    const ended = await guestOfCall();
+    await ended.admit();
+    await ended.p.asCustomer.post('/_api/call/end', { callId: ended.callId });
+    const over = await ended.ice();
+    expect([over.status, over.body.code]).toEqual([409, 'family_call_not_live']);
+  });
+
+  it('bounds a guest like a participant (ICE_SERVERS_LIMIT_PER_USER_PER_MINUTE)', async () => {
+    const { ice, admit } = await guestOfCall();
+    await admit();
+    let ok = 0;
+    let refused: { status: number; body: { code?: string } } | undefined;
+    for (let i = 0; i < 25 && !refused; i++) {
+      const res = await ice();
+      if (res.status === 200) ok++;
+      else refused = res;
+    }
+    expect(ok).toBe(20);
+    expect([refused?.status, refused?.body.code]).toEqual([429, 'too_many_ice_requests']);
+    api.clock.advance(61_000);
+    expect((await ice()).status).toBe(200);
   });
 });

@@ -1,8 +1,9 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import ta from '../../locales/ta.json';
 import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { baseUrl, expectAccessible } from './support/browser';
-import { callPhones, remoteVideoPlays } from './support/call-phones';
+import { callPhones, PHONE, remoteVideoPlays } from './support/call-phones';
 
 /**
  * Family in the call (issue #52, docs/product-rules.md §21), end to end in real browsers over loopback: a
@@ -47,6 +48,70 @@ async function expectTilesPlaying(page: Page, parties: string[], label: string):
 async function expectNoSidewaysScroll(page: Page, label: string) {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(wide, label).toBeLessThanOrEqual(0);
+}
+
+const tr = (text: string, vars: Record<string, string> = {}) =>
+  text.replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
+const TAMIL = /[\u0B80-\u0BFF]/;
+/** Names on a whole page that stay as they are: the shop's, and English in the language choice (its own name). */
+const PAGE_NAMES = [SHOP, 'English'];
+
+/**
+ * Every accessible name in `scope` (Playwright's accessibility tree: buttons, links, fields, regions,
+ * headings, dialogs, images) is in Tamil script, but for the names of things (`names`: the shop, the pieces,
+ * a person), which are not translated.
+ */
+async function expectTamilNames(scope: Locator, names: string[], label: string): Promise<void> {
+  const tree = await scope.ariaSnapshot();
+  const named = [...tree.matchAll(/^\s*- ([a-z]+) "((?:[^"\\]|\\.)*)"/gm)].map((m) => ({
+    role: m[1]!,
+    name: m[2]!.replace(/\\(.)/g, '$1'),
+  }));
+  expect(named.length, `${label}: names read`).toBeGreaterThan(0);
+  const english = named.filter((n) => !TAMIL.test(n.name) && !names.includes(n.name));
+  expect(english, `${label}: names not in Tamil`).toEqual([]);
+}
+
+/**
+ * Every control in `scope` can be used on the 360×640 phone: scrolled to, it lies wholly on the screen,
+ * nothing covers its middle (a tap reaches it) and its label is shown whole (no ellipsis, nothing clipped).
+ */
+async function expectControlsUsable(scope: Locator, label: string): Promise<void> {
+  const problems = await scope.evaluate((root, screen) => {
+    const selector = 'button, a[href], input, select, textarea';
+    const controls = [root as HTMLElement, ...root.querySelectorAll<HTMLElement>(selector)].filter(
+      (el) =>
+        el.matches(selector) &&
+        el.getClientRects().length > 0 &&
+        getComputedStyle(el).visibility !== 'hidden',
+    );
+    const found: string[] = [];
+    for (const el of controls) {
+      // At once: the page scrolls smoothly, and the box is read right after.
+      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      const r = el.getBoundingClientRect();
+      const name =
+        (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() || el.outerHTML.slice(0, 60);
+      if (r.left < 0 || r.top < 0 || r.right > screen.width || r.bottom > screen.height)
+        found.push(`${name}: off the screen (${Math.round(r.left)}..${Math.round(r.right)} px)`);
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(hit === el || el.contains(hit) || (el instanceof HTMLInputElement && hit.contains(el))))
+        found.push(`${name}: covered`);
+      if (el instanceof HTMLInputElement) continue;
+      for (const part of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
+        const style = getComputedStyle(part);
+        if (
+          part.scrollWidth > part.clientWidth + 1 ||
+          style.textOverflow === 'ellipsis' ||
+          (style.overflow === 'hidden' && part.scrollHeight > part.clientHeight + 1)
+        )
+          found.push(`${name}: label cut (${part.tagName})`);
+      }
+    }
+    window.scrollTo({ top: 0, behavior: 'instant' });
+    return found;
+  }, PHONE);
+  expect(problems, label).toEqual([]);
 }
 
 async function inviteLink(customer: Page): Promise<string> {
@@ -194,5 +259,98 @@ describe('family in the call', () => {
     // The customer ends the call: Amma's part ends with a clear message.
     await customer.page.getByRole('button', { name: 'End call' }).click();
     await amma.page.getByText('The call has ended. Thank you for joining.').waitFor({ timeout: 10_000 });
+  });
+});
+
+describe('family in the call in Tamil at 360×640', () => {
+  it('the invite dialog, the join page, the wait and the guest’s call read Tamil, fit the phone and pass axe', async () => {
+    const F = ta.family;
+    const seller = await phone();
+    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
+    await seller.page.goto('/seller/history');
+    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+
+    const customer = await phone('ta');
+    // The customer, whom a guest sees by first name only.
+    await registerViaApi(customer.context, {
+      displayName: `Kavitha ${Math.random().toString(36).slice(2, 6)}`,
+    });
+    await customer.page.goto(STORE);
+    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
+    await customer.page.waitForFunction(() => document.documentElement.lang === 'ta');
+    await customer.page.getByRole('button', { name: ta.calls.button.videoCall, exact: true }).click();
+    await customer.page.locator('[data-call-id]').waitFor();
+    const callId = Number(await customer.page.locator('[data-call-id]').getAttribute('data-call-id'));
+    const ringing = seller.page.getByRole('alertdialog');
+    await ringing.waitFor({ timeout: 20_000 });
+    await ringing.getByRole('button', { name: 'Accept' }).click();
+    await remoteVideoPlays(customer.page);
+
+    // The customer's "Invite family" and its dialog.
+    const inviteButton = customer.page.getByRole('button', { name: F.invite.button });
+    await expectControlsUsable(inviteButton, '"Invite family" (Tamil)');
+    await inviteButton.click();
+    const dialog = customer.page.getByRole('dialog', { name: F.invite.title });
+    const link = dialog.getByRole('textbox', { name: F.invite.linkLabel });
+    await link.waitFor();
+    const path = new URL(await link.inputValue()).pathname;
+    await expectAccessible(customer.page, 'invite dialog (Tamil)');
+    await expectNoSidewaysScroll(customer.page, 'invite dialog (Tamil)');
+    await expectTamilNames(dialog, [], 'invite dialog');
+    await expectControlsUsable(dialog, 'invite dialog (Tamil)');
+    await dialog.getByRole('button', { name: ta.common.close }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The guest's join page.
+    const amma = await phone('ta');
+    await amma.page.goto(path);
+    const form = amma.page.getByTestId('guest-join');
+    await amma.page.getByRole('heading', { name: tr(F.join.title, { shop: SHOP }) }).waitFor();
+    await expectAccessible(amma.page, 'join page (Tamil)');
+    await expectNoSidewaysScroll(amma.page, 'join page (Tamil)');
+    await expectTamilNames(amma.page.locator('body'), PAGE_NAMES, 'join page');
+    await amma.page.getByRole('textbox', { name: F.join.name }).fill('அம்மா');
+    await expectControlsUsable(form, 'join page (Tamil)');
+    await amma.page.getByRole('button', { name: F.join.ask }).click();
+    const waiting = amma.page.getByTestId('guest-waiting');
+    await waiting.getByText(tr(F.join.waiting, { shop: SHOP })).waitFor();
+    await expectAccessible(amma.page, 'waiting to be let in (Tamil)');
+    await expectTamilNames(amma.page.locator('body'), PAGE_NAMES, 'waiting');
+    await expectControlsUsable(waiting, 'waiting (Tamil)');
+
+    // Admitted, with a piece shown: the guest's call.
+    await seller.page.getByTestId('family-requests').getByRole('button', { name: 'Admit அம்மா' }).click();
+    const shown = await seller.page.evaluate(async (id) => {
+      const res = await fetch(`/_api/call/products?callId=${id}`);
+      const body = (await res.json()) as { products: { id: number; name: string }[] };
+      return body.products[0]!;
+    }, callId);
+    const share = await seller.context.request.post('/_api/call/share', {
+      data: { callId, productIds: [shown.id] },
+      headers: { Origin: baseUrl() },
+    });
+    expect(share.status()).toBe(201);
+    const inCall = amma.page.getByTestId('guest-call');
+    await inCall.getByTestId('guest-piece').getByText(shown.name).waitFor({ timeout: 10_000 });
+    await inCall.getByRole('button', { name: tr(F.like.likePiece, { piece: shown.name }) }).click();
+    await inCall.getByText(F.like.sent).waitFor();
+    await inCall
+      .getByTestId('guest-said')
+      .getByText(tr(F.like.liked, { name: 'அம்மா', piece: shown.name }))
+      .waitFor();
+    const pieces = await inCall
+      .getByTestId('guest-piece')
+      .evaluateAll((items) =>
+        items.map((i) => i.querySelector('[data-testid="guest-piece-name"]')?.textContent ?? ''),
+      );
+    await expectAccessible(amma.page, 'guest in the call (Tamil)');
+    await expectNoSidewaysScroll(amma.page, 'guest in the call (Tamil)');
+    // People and things keep their names: the customer, the shop (the jeweller's tile), the pieces.
+    await expectTamilNames(inCall, ['Kavitha', SHOP, ...pieces], 'guest in the call');
+    await expectControlsUsable(inCall, 'guest in the call (Tamil)');
+
+    // The customer ends the call: the guest is told so, in Tamil.
+    await customer.page.getByRole('button', { name: ta.calls.modal.endCall }).click();
+    await amma.page.getByText(F.end.ended).waitFor({ timeout: 10_000 });
   });
 });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   FAMILY_ERROR_CODES as CODES,
+  FAMILY_GUEST_SEEN_EVERY_MS,
   FAMILY_MESSAGES as MSG,
   type FamilyGuestStateResponse,
   type FamilyLike,
@@ -12,15 +13,17 @@ import {
   type FamilySignalResponse,
   type FamilyStateResponse,
 } from '../../../contract/call-family';
+import type { CallProduct } from '../../../contract/call-selling';
 import type { CallStatus } from '../../../contract/constants';
 import type { SignalKind } from '../../../contract/calls';
 import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
 import type { SessionUser } from '../../http/context';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import { loadCallItems } from '../selling/items';
 import { loadCallProduct } from '../selling/products';
 import {
   familyCall,
+  hashToken,
   presentGuest,
   settleGoneGuests,
   type FamilyCallRow,
@@ -67,10 +70,11 @@ const LIKES_SQL = `select l.id, l.guest_id, g.name as guest_name, l.product_id, 
   from call_family_likes l join call_guests g on g.id = l.guest_id join products p on p.id = l.product_id`;
 
 /** A call's likes, oldest first (also the summary's). */
-export async function loadLikes(db: Knex, callId: number): Promise<FamilyLike[]> {
-  const { rows } = (await db.raw(`${LIKES_SQL} where l.call_id = ? order by l.id`, [callId])) as {
-    rows: LikeRow[];
-  };
+export async function loadLikes(db: Knex, callId: number, after = 0): Promise<FamilyLike[]> {
+  const { rows } = (await db.raw(`${LIKES_SQL} where l.call_id = ? and l.id > ? order by l.id`, [
+    callId,
+    after,
+  ])) as { rows: LikeRow[] };
   return rows.map(presentLike);
 }
 
@@ -124,66 +128,153 @@ export async function familyState(
 /** The customer's first name only: a guest sees nothing of the customer beyond the call. */
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
 
-async function members(db: Knex, call: FamilyCallRow, guests: GuestRow[]): Promise<FamilyMember[]> {
-  const customer = (await db('users').where('id', call.caller_id).first('display_name')) as {
-    display_name: string;
-  };
-  return [
-    { party: `u${call.caller_id}`, name: firstName(customer.display_name), role: 'customer' },
-    { party: `u${call.seller_id}`, name: call.shop_name, role: 'jeweller' },
-    ...guests
-      .filter((g) => g.state === 'admitted')
-      .map((g): FamilyMember => ({ party: `g${g.id}`, name: g.name ?? '', role: 'guest' })),
-  ];
+/**
+ * What a guest's poll needs of a call that does not change while it runs: its parties, the shop's and the
+ * piece's names, the customer's first name and the piece the call is about (as the guest first sees it).
+ * Kept per database for CALL_STATICS_TTL_MS, so a poll reads none of it.
+ */
+interface CallStatics {
+  call: Omit<FamilyCallRow, 'status'>;
+  customerName: string;
+  piece: CallProduct | null;
+  loadedAt: number;
+}
+const CALL_STATICS_TTL_MS = 60_000;
+const CALL_STATICS_MAX = 2_000;
+const staticsByDb = new WeakMap<Knex, Map<number, CallStatics>>();
+
+async function callStatics(db: Knex, callId: number, now: number): Promise<CallStatics> {
+  let kept = staticsByDb.get(db);
+  if (!kept) staticsByDb.set(db, (kept = new Map()));
+  const hit = kept.get(callId);
+  if (hit && now - hit.loadedAt < CALL_STATICS_TTL_MS) return hit;
+  const { status: _status, ...call } = (await familyCall(db, callId))!;
+  const [customer, piece] = await Promise.all([
+    db('users').where('id', call.caller_id).first('display_name') as Promise<{ display_name: string }>,
+    loadCallProduct(db, call.product_id),
+  ]);
+  const statics = { call, customerName: firstName(customer.display_name), piece, loadedAt: now };
+  kept.delete(callId);
+  kept.set(callId, statics);
+  // The oldest entry goes first (a Map keeps its insertion order).
+  if (kept.size > CALL_STATICS_MAX) kept.delete(kept.keys().next().value!);
+  return statics;
+}
+
+/**
+ * One guest poll's reading, in one statement: the guest (by the token's hash), the call's status, and once
+ * admitted to a live call, the admitted guests, the signals to the guest after the cursor, and whether any
+ * item or like came after theirs (loaded only then).
+ */
+const GUEST_POLL_SQL = `select g.id, g.call_id, g.invited_by, g.name, g.state, g.asked_at, g.seen_at,
+       c.status, x.admitted, x.signals, x.new_items, x.new_likes
+  from call_guests g join calls c on c.id = g.call_id
+  left join lateral (
+    select
+      (select coalesce(json_agg(json_build_object('id', a.id, 'name', a.name) order by a.id), '[]'::json)
+         from call_guests a where a.call_id = g.call_id and a.state = 'admitted') as admitted,
+      (select coalesce(json_agg(json_build_object('id', s.id, 'from', s.from_party, 'kind', s.kind,
+                                                  'payload', s.payload) order by s.id), '[]'::json)
+         from (select id, from_party, kind, payload from call_family_signals
+                where call_id = g.call_id and to_party = 'g' || g.id and id > ?
+                order by id limit ${SIGNALS_PAGE}) s) as signals,
+      exists (select 1 from call_items i where i.call_id = g.call_id and i.id > ?
+                 and i.kind in ('product', 'message')) as new_items,
+      exists (select 1 from call_family_likes l where l.call_id = g.call_id and l.id > ?) as new_likes
+     where g.state = 'admitted' and c.status = 'active') x on true
+ where g.guest_hash = ?`;
+
+interface GuestPollRow extends GuestRow {
+  seen_at: Date | string | null;
+  status: string;
+  admitted: { id: number; name: string | null }[] | null;
+  signals: { id: number | string; from: string; kind: SignalKind; payload: Record<string, unknown> }[] | null;
+  new_items: boolean | null;
+  new_likes: boolean | null;
+}
+
+export interface GuestCursors {
+  /** The last mesh signal the page has. */
+  after: number;
+  /** The last call item (piece shown, chat) the page has. */
+  afterItem: number;
+  /** The last like the page has. */
+  afterLike: number;
 }
 
 /**
  * What a guest reads, every FAMILY_GUEST_POLL_MS (guests have no event stream): their own state; once
- * admitted, who is in the call, what was shown and said (pieces and chat; photos stay the participants'),
- * the likes and the mesh signals addressed to them. Each read marks the guest still there.
+ * admitted, who is in the call, and what came since the page's cursors: what was shown and said (pieces and
+ * chat; photos stay the participants'), the likes and the mesh signals addressed to them. An idle poll is one
+ * statement; at most every FAMILY_GUEST_SEEN_EVERY_MS it also marks the guest still there (and settles the
+ * call's silent guests).
  */
 export async function guestState(
   deps: FamilyDeps,
-  guest: GuestRow,
-  after: number,
+  token: string,
+  cursors: GuestCursors,
 ): Promise<FamilyGuestStateResponse> {
   const now = deps.clock.now();
-  const call = (await familyCall(deps.db, guest.call_id))!;
-  const live = call.status === 'active';
-  if (live) {
+  if (!token) throw unauthorized(MSG.notAGuest, CODES.notAGuest);
+  const { rows } = (await deps.db.raw(GUEST_POLL_SQL, [
+    cursors.after,
+    cursors.afterItem,
+    cursors.afterLike,
+    hashToken(token),
+  ])) as { rows: GuestPollRow[] };
+  const row = rows[0];
+  if (!row) throw unauthorized(MSG.notAGuest, CODES.notAGuest);
+  const live = row.status === 'active';
+  const waiting = row.state === 'asked' || row.state === 'admitted';
+  let gone: number[] = [];
+  if (
+    live &&
+    waiting &&
+    (row.seen_at === null || now.getTime() - new Date(row.seen_at).getTime() >= FAMILY_GUEST_SEEN_EVERY_MS)
+  ) {
     await deps
       .db('call_guests')
-      .where('id', guest.id)
+      .where('id', row.id)
       .whereIn('state', ['asked', 'admitted'])
       .update({ seen_at: now });
-    await settleGoneGuests(deps.db, call.id, now);
+    gone = await settleGoneGuests(deps.db, row.call_id, now);
   }
-  const me: FamilyParty = `g${guest.id}`;
-  const state = ((await deps.db('call_guests').where('id', guest.id).first('state')) as GuestRow).state;
+  const statics = await callStatics(deps.db, row.call_id, now.getTime());
+  const me: FamilyParty = `g${row.id}`;
   const base = {
-    callId: call.id,
+    callId: row.call_id,
     me,
-    state,
+    state: row.state,
     callLive: live,
-    shopName: call.shop_name,
-    productName: call.product_name,
+    shopName: statics.call.shop_name,
+    productName: statics.call.product_name,
   };
-  if (state !== 'admitted' || !live)
+  if (row.state !== 'admitted' || !live)
     return { ...base, piece: null, members: [], items: [], likes: [], signals: [] };
-  const [guests, items, likes, signals, piece] = await Promise.all([
-    loadGuests(deps.db, call.id),
-    loadCallItems(deps.db, call.id, 0, null),
-    loadLikes(deps.db, call.id),
-    signalsTo(deps.db, call.id, me, after),
-    loadCallProduct(deps.db, call.product_id),
+  const [items, likes] = await Promise.all([
+    row.new_items ? loadCallItems(deps.db, row.call_id, cursors.afterItem, null) : [],
+    row.new_likes ? loadLikes(deps.db, row.call_id, cursors.afterLike) : [],
   ]);
+  const { call } = statics;
+  const members: FamilyMember[] = [
+    { party: `u${call.caller_id}`, name: statics.customerName, role: 'customer' },
+    { party: `u${call.seller_id}`, name: call.shop_name, role: 'jeweller' },
+    ...(row.admitted ?? [])
+      .filter((g) => !gone.includes(g.id))
+      .map((g): FamilyMember => ({ party: `g${g.id}`, name: g.name ?? '', role: 'guest' })),
+  ];
   return {
     ...base,
-    piece,
-    members: await members(deps.db, call, guests),
+    piece: statics.piece,
+    members,
     items: items.filter((i) => i.kind === 'product' || i.kind === 'message'),
     likes,
-    signals,
+    signals: (row.signals ?? []).map((s) => ({
+      id: Number(s.id),
+      from: s.from as FamilyParty,
+      kind: s.kind,
+      payload: s.payload,
+    })),
   };
 }
 

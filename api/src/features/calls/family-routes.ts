@@ -13,7 +13,15 @@ import {
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint } from '../../http/endpoint';
-import { askToJoin, createInvite, decideGuest, guestOf, leaveCall, openInvite } from './family';
+import {
+  askToJoin,
+  createInvite,
+  decideGuest,
+  guestIceServers,
+  guestOf,
+  leaveCall,
+  openInvite,
+} from './family';
 import { familyState, guestState, likeShownPiece, sendFamilySignal } from './family-mesh';
 
 /**
@@ -48,8 +56,8 @@ export const callFamilyFeature: Feature = (router) => {
 
   endpoint(router, R.familyGuest, {
     input: familyGuestStateSchema,
-    handle: async (deps, _user, { after }, exchange) =>
-      guestState(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), after),
+    handle: (deps, _user, cursors, exchange) =>
+      guestState(deps, exchange.header(FAMILY_GUEST_HEADER), cursors),
   });
 
   // A participant signals with the session, a guest with the guest's token (which wins when both come).
@@ -66,6 +74,12 @@ export const callFamilyFeature: Feature = (router) => {
     input: familyLikeSchema,
     handle: async (deps, _user, { productId, kind }, exchange) =>
       likeShownPiece(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER)), productId, kind),
+  });
+
+  endpoint(router, R.familyIceServers, {
+    input: familyNoInputSchema,
+    handle: async (deps, _user, _input, exchange) =>
+      guestIceServers(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER))),
   });
 
   endpoint(router, R.familyLeave, {

@@ -18,9 +18,11 @@ import {
   type GuestState,
 } from '../../../contract/call-family';
 import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
+import { VIDEO_MESSAGES, type IceServersResponse } from '../../../contract/video';
 import type { AppDeps, SessionUser } from '../../http/context';
-import { conflict, notFound, tooManyRequests, unauthorized } from '../../http/errors';
+import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors';
 import { hitRateLimit } from '../../http/rate-limit';
+import { turnCredentials } from '../video/providers';
 
 /**
  * Family in the call (issue #52, docs/product-rules.md §21): invitation links, a guest's part in one call,
@@ -83,12 +85,14 @@ export function presentGuest(row: GuestRow): FamilyGuest {
  * An admitted (or waiting) guest whose page went silent has left: a lost network never keeps a place in the
  * call. Scoped to one call; run by every read of its family state.
  */
-export async function settleGoneGuests(db: Knex, callId: number, now: Date): Promise<void> {
-  await db('call_guests')
+export async function settleGoneGuests(db: Knex, callId: number, now: Date): Promise<number[]> {
+  const rows = (await db('call_guests')
     .where('call_id', callId)
     .whereIn('state', ['asked', 'admitted'])
     .where('seen_at', '<', new Date(now.getTime() - FAMILY_GUEST_GONE_MS))
-    .update({ state: 'left', ended_at: now });
+    .update({ state: 'left', ended_at: now })
+    .returning('id')) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 /** The customer asks for a link to share. Only the call's customer, only while the call is on. */
@@ -245,4 +249,42 @@ export async function leaveCall(deps: FamilyDeps, guest: GuestRow): Promise<Fami
     .update({ state: 'left', ended_at: deps.clock.now() })
     .returning(['id', 'call_id', 'invited_by', 'name', 'state', 'asked_at'])) as GuestRow[];
   return { guest: presentGuest(row ?? guest) };
+}
+
+/**
+ * The ICE servers of an admitted guest of a live p2p call, as a participant gets them: the static ones, and
+ * with our relay configured a credential of the guest's own, named for this call and this guest
+ * (`c<call>g<guest>`) and valid for TURN_CREDENTIAL_TTL_SECONDS. Nothing before the jeweller's Admit, nothing
+ * once the guest's part or the call is over; bounded per guest like a participant's.
+ */
+export async function guestIceServers(deps: FamilyDeps, guest: GuestRow): Promise<IceServersResponse> {
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  const limit = await hitRateLimit(
+    db,
+    `ice:guest:${guest.id}`,
+    config.limits.iceServersPerUserPerMinute,
+    60_000,
+    now,
+  );
+  if (!limit.allowed)
+    throw tooManyRequests(
+      VIDEO_MESSAGES.tooManyIceRequests,
+      limit.retryAfterMs / 1000,
+      'too_many_ice_requests',
+    );
+  const { rows } = (await db.raw(
+    `select c.status, c.provider, g.state from call_guests g join calls c on c.id = g.call_id where g.id = ?`,
+    [guest.id],
+  )) as { rows: { status: string; provider: string; state: GuestState }[] };
+  const row = rows[0]!;
+  if (row.status !== 'active') throw callNotLive();
+  if (row.state !== 'admitted') throw forbidden(MSG.notAdmitted, CODES.notAdmitted);
+  if (row.provider !== 'p2p') return { iceServers: [] };
+  const { iceServers, turn } = config.video;
+  if (!turn) return { iceServers };
+  return {
+    iceServers: [...iceServers, turnCredentials(turn, guest.call_id, `g${guest.id}`, now.getTime())],
+    ttlSeconds: turn.ttlSeconds,
+  };
 }

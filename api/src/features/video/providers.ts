@@ -30,9 +30,12 @@ export interface TurnRelay {
   ttlSeconds: number;
 }
 
-/** The TURN REST username of one participant of one call: `<expiry>:<user>`, the user naming both. */
-export const turnUsername = (expiresAtSeconds: number, callId: number, userId: number) =>
-  `${expiresAtSeconds}:c${callId}u${userId}`;
+/**
+ * The TURN REST username of one party of one call: `<expiry>:<user>`, the user naming both: `c<call>u<userId>`
+ * for a participant, `c<call>g<guestId>` for a family guest (docs/product-rules.md §21.6).
+ */
+export const turnUsername = (expiresAtSeconds: number, callId: number, party: number | `g${number}`) =>
+  `${expiresAtSeconds}:c${callId}${typeof party === 'number' ? `u${party}` : party}`;
 
 /**
  * Short-lived relay credentials in the TURN REST scheme coturn checks with `use-auth-secret`: the password
@@ -40,8 +43,13 @@ export const turnUsername = (expiresAtSeconds: number, callId: number, userId: n
  * database and a credential is worthless after it. They are minted only for a participant of an active
  * call (the token endpoint checks that), so nothing static ever reaches a client.
  */
-export function turnCredentials(relay: TurnRelay, callId: number, userId: number, nowMs: number) {
-  const username = turnUsername(Math.floor(nowMs / 1000) + relay.ttlSeconds, callId, userId);
+export function turnCredentials(
+  relay: TurnRelay,
+  callId: number,
+  party: number | `g${number}`,
+  nowMs: number,
+) {
+  const username = turnUsername(Math.floor(nowMs / 1000) + relay.ttlSeconds, callId, party);
   const credential = crypto.createHmac('sha1', relay.secret).update(username).digest('base64');
   return { urls: relay.urls, username, credential };
 }

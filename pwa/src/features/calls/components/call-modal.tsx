@@ -25,7 +25,7 @@ import { videoQueries } from '../../video/api';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
 import { FamilyInCall } from '../family/family-in-call';
 import { markCall } from '../../video/lib/marks';
-import { playWhenAllowed } from '../../video/lib/playback';
+import { useStreamPlayback } from '../../video/hooks/use-stream-playback';
 import type { ProductHold } from '../../../../../api/contract/call-selling';
 import { sellingApi, sellingQueries } from '../api';
 import { useCallItems } from '../hooks/use-call-items';
@@ -82,21 +82,10 @@ function Initials({ name, small }: { name: string; small?: boolean }) {
   );
 }
 
+const markFirstFrame = () => markCall('first-frame');
+
 function RemoteView({ stream, name, label }: { stream: MediaStream | null; name: string; label: string }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  const audioRef = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    const el = ref.current;
-    const audio = audioRef.current;
-    if (!el || !audio) return;
-    if (el.srcObject !== stream) el.srcObject = stream;
-    if (audio.srcObject !== stream) audio.srcObject = stream;
-    if (!stream) return;
-    // Sound refused before a gesture (Safari on iOS) starts at the next tap.
-    const stops = [playWhenAllowed(el), playWhenAllowed(audio)];
-    if ('requestVideoFrameCallback' in el) el.requestVideoFrameCallback(() => markCall('first-frame'));
-    return () => stops.forEach((stop) => stop());
-  }, [stream]);
+  const { videoRef: ref, audioRef } = useStreamPlayback(stream, markFirstFrame);
   const black = useBlackVideo(ref, stream);
   return (
     <>
@@ -133,13 +122,7 @@ function LocalView({
   name: string;
   label: string;
 }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    if (el.srcObject !== stream) el.srcObject = stream;
-    if (stream) void el.play().catch(() => undefined);
-  }, [stream]);
+  const { videoRef: ref } = useStreamPlayback(stream);
   return (
     <div
       className={cn(

@@ -33,10 +33,15 @@ export const familyApi = {
 export const guestApi = {
   open: (token: string) => api.call(API_ROUTES.familyOpen, { token }),
   ask: (token: string, name: string) => api.call(API_ROUTES.familyAsk, { token, name }),
-  state: (guest: string, after: number, signal?: AbortSignal) =>
-    api.call(API_ROUTES.familyGuest, { after }, { signal, headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  state: (
+    guest: string,
+    cursors: { after: number; afterItem: number; afterLike: number },
+    signal?: AbortSignal,
+  ) => api.call(API_ROUTES.familyGuest, cursors, { signal, headers: { [FAMILY_GUEST_HEADER]: guest } }),
   like: (guest: string, productId: number, kind: FamilyLikeKind) =>
     api.call(API_ROUTES.familyLike, { productId, kind }, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  iceServers: (guest: string) =>
+    api.call(API_ROUTES.familyIceServers, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
   leave: (guest: string) =>
     api.call(API_ROUTES.familyLeave, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
 };

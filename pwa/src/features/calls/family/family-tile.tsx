@@ -1,7 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { cn } from '../../../lib/cn';
 import { initials } from '../../../lib/format';
-import { playWhenAllowed } from '../../video/lib/playback';
+import { useStreamPlayback } from '../../video/hooks/use-stream-playback';
 
 /**
  * One person's video in a family call (issue #52): their picture, or their initials until it comes; their
@@ -26,18 +25,7 @@ export function FamilyTile({
   className?: string;
   children?: React.ReactNode;
 }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  const audioRef = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    if (el.srcObject !== stream) el.srcObject = stream;
-    const audio = audioRef.current;
-    if (audio && audio.srcObject !== stream) audio.srcObject = stream;
-    if (!stream) return;
-    const stops = [playWhenAllowed(el), ...(audio ? [playWhenAllowed(audio)] : [])];
-    return () => stops.forEach((stop) => stop());
-  }, [stream]);
+  const { videoRef: ref, audioRef } = useStreamPlayback(stream);
   const hasVideo = !!stream?.getVideoTracks().length;
   return (
     <figure

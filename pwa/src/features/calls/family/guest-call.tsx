@@ -27,37 +27,42 @@ function ShownPiece({ product, guestToken }: { product: CallProduct; guestToken:
     }
   };
   return (
-    <li className="flex items-center gap-3 rounded-lg bg-white p-2 text-ink" data-testid="guest-piece">
+    <li className="flex gap-3 rounded-lg bg-white p-2 text-ink" data-testid="guest-piece">
       {product.imageUrl && (
         <img src={product.imageUrl} alt="" className="h-14 w-14 shrink-0 rounded-md object-cover" />
       )}
-      <span className="min-w-0 flex-1">
-        <span className="block truncate text-sm font-semibold">{product.name}</span>
+      {/* The name above the two buttons: a long name, or the Tamil labels, never squeeze one another. */}
+      <div className="min-w-0 flex-1">
+        <span className="block text-sm font-semibold break-words" data-testid="guest-piece-name">
+          {product.name}
+        </span>
         {sent && (
           <span className="block text-xs text-muted" role="status">
             {t('family.like.sent')}
           </span>
         )}
-      </span>
-      <button
-        type="button"
-        onClick={() => void like('heart')}
-        aria-label={t('family.like.heartPiece', { piece: product.name })}
-        aria-pressed={sent === 'heart'}
-        className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full border border-stone-300 hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-      >
-        <Heart aria-hidden="true" className="h-5 w-5 text-red-600" />
-      </button>
-      <button
-        type="button"
-        onClick={() => void like('like')}
-        aria-pressed={sent === 'like'}
-        className="inline-flex h-10 shrink-0 items-center gap-1 rounded-full bg-brand-700 px-3 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-        aria-label={t('family.like.likePiece', { piece: product.name })}
-      >
-        <ThumbsUp aria-hidden="true" className="h-4 w-4" />
-        {t('family.like.button')}
-      </button>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            onClick={() => void like('heart')}
+            aria-label={t('family.like.heartPiece', { piece: product.name })}
+            aria-pressed={sent === 'heart'}
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full border border-stone-300 hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            <Heart aria-hidden="true" className="h-5 w-5 text-red-600" />
+          </button>
+          <button
+            type="button"
+            onClick={() => void like('like')}
+            aria-pressed={sent === 'like'}
+            className="inline-flex min-h-10 items-center gap-1 rounded-full bg-brand-700 px-3 py-1 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            aria-label={t('family.like.likePiece', { piece: product.name })}
+          >
+            <ThumbsUp aria-hidden="true" className="h-4 w-4 shrink-0" />
+            {t('family.like.button')}
+          </button>
+        </div>
+      </div>
     </li>
   );
 }

@@ -116,6 +116,7 @@ export default function FamilyJoinPage() {
     return (
       <Centered>
         <Spinner className="h-8 w-8" />
+        <p role="status">{t('common.loading')}</p>
       </Centered>
     );
   if (link.isError || link.data.link !== 'open')

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { FamilyGuestStateResponse } from '../../api/contract/call-family';
+import type { CallItem, FamilyLike } from '../../api/contract/call-selling';
+import { withNews } from '../../pwa/src/features/calls/family/use-guest-call';
+
+const message = (id: number): CallItem =>
+  ({ id, kind: 'message', text: `m${id}`, fromUserId: 1, createdAt: '' }) as unknown as CallItem;
+const like = (id: number): FamilyLike =>
+  ({
+    id,
+    guestId: 1,
+    guestName: 'Amma',
+    productId: 1,
+    productName: 'Jhumka',
+    kind: 'like',
+    createdAt: '',
+  }) as FamilyLike;
+const poll = (over: Partial<FamilyGuestStateResponse>): FamilyGuestStateResponse => ({
+  callId: 1,
+  me: 'g1',
+  state: 'admitted',
+  callLive: true,
+  shopName: 'Lakshmi Jewellers',
+  productName: null,
+  piece: null,
+  members: [],
+  items: [],
+  likes: [],
+  signals: [],
+  ...over,
+});
+
+describe('a guest’s page keeps what it has and adds what each poll brings (§21.5)', () => {
+  it('adds the new items and likes after those kept, and takes the members as they are now', () => {
+    const first = withNews(null, poll({ items: [message(1)], likes: [like(1)] }));
+    const idle = withNews(first, poll({}));
+    expect(idle.items.map((i) => i.id)).toEqual([1]);
+    expect(idle.likes.map((l) => l.id)).toEqual([1]);
+    const next = withNews(
+      idle,
+      poll({ items: [message(2)], members: [{ party: 'u2', name: 'Kavya', role: 'customer' }] }),
+    );
+    expect(next.items.map((i) => i.id)).toEqual([1, 2]);
+    expect(next.likes.map((l) => l.id)).toEqual([1]);
+    expect(next.members.map((m) => m.name)).toEqual(['Kavya']);
+  });
+
+  it('keeps nothing once the guest’s part or the call is over', () => {
+    const inCall = withNews(null, poll({ items: [message(1)], likes: [like(1)] }));
+    expect(withNews(inCall, poll({ state: 'removed' })).items).toEqual([]);
+    expect(withNews(inCall, poll({ callLive: false })).likes).toEqual([]);
+  });
+});
