@@ -1,9 +1,8 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
-import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { expectAccessible } from './support/browser';
-import { callPhones, PHONE } from './support/call-phones';
+import { callPhones, jewellerAndCustomer, PHONE } from './support/call-phones';
 
 /**
  * The call on a 360×640 phone (issue #40, items 8 and 10): a customer reading Tamil calls about a piece. Without
@@ -48,18 +47,12 @@ async function usable(button: Locator, label: string) {
 
 describe('the call on a phone', () => {
   it('the piece asked about can be held from the call; chat keeps mute and hang-up; summaries say what was held', async () => {
-    const seller = await phone();
-    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
-    await seller.page.goto('/seller/history');
-    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-
-    const customer = await phone('ta');
-    await registerViaApi(customer.context, {
-      displayName: `Kavitha ${Math.random().toString(36).slice(2, 6)}`,
+    const { seller, customer } = await jewellerAndCustomer(phone, {
+      first: 'Kavitha',
+      store: STORE,
+      shop: SHOP,
+      locale: 'ta',
     });
-    await customer.page.goto(STORE);
-    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
-    await customer.page.waitForFunction(() => document.documentElement.lang === 'ta');
     const callButton = tr(T.button.callShop, { shop: SHOP });
     // A piece with units to spare: it can be held (other files on this server hold and buy the scarce ones, and
     // a hold does not refresh the cached listing).

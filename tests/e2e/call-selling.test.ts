@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { CallItemsResponse } from '../../api/contract/call-selling';
 import ta from '../../locales/ta.json';
-import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
+import { registerViaApi } from './support/accounts';
 import { expectAccessible, expectStill } from './support/browser';
-import { callPhones, PHONE, remoteVideoPlays } from './support/call-phones';
+import { callPhones, jewellerAndCustomer, PHONE, remoteVideoPlays } from './support/call-phones';
 
 /**
  * Selling inside the call, on two 360×640 phones: the customer (reading Tamil) calls about a piece, the
@@ -63,17 +63,12 @@ const tr = (text: string, vars: Record<string, string | number> = {}) =>
 describe('selling inside the call', () => {
   it('context when it rings, two pieces and a photo shown, cart and hold in the call, chat, summary', async () => {
     // Jewellers read English (seller areas are English only); this customer reads Tamil.
-    const seller = await phone();
-    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
-    await seller.page.goto('/seller/history');
-    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-
-    const customer = await phone('ta');
-    const name = `Meena ${Math.random().toString(36).slice(2, 6)}`;
-    await registerViaApi(customer.context, { displayName: name });
-    await customer.page.goto(STORE);
-    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
-    await customer.page.waitForFunction(() => document.documentElement.lang === 'ta');
+    const { seller, customer, name } = await jewellerAndCustomer(phone, {
+      first: 'Meena',
+      store: STORE,
+      shop: SHOP,
+      locale: 'ta',
+    });
 
     // The customer calls from a product card: the call is about that piece.
     const callButton = tr(T.button.callShop, { shop: SHOP });
@@ -302,15 +297,7 @@ describe('selling inside the call', () => {
     await seller.context.close();
   }, 360_000);
   it('a call that ended while the page reloaded is not rejoined: no "Loading video call…" once the app has asked the server', async () => {
-    const seller = await phone();
-    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
-    await seller.page.goto('/seller/history');
-    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-    const customer = await phone();
-    await registerViaApi(customer.context, {
-      displayName: `Ravi ${Math.random().toString(36).slice(2, 6)}`,
-    });
-    await customer.page.goto(STORE);
+    const { seller, customer } = await jewellerAndCustomer(phone, { first: 'Ravi', store: STORE });
     await customer.page.getByRole('button', { name: 'Video Call', exact: true }).click();
     // The ring is timed from when the call is placed (the customer's app says so), not from the tap, which on a
     // busy machine may come while the page is still starting; a refused call fails here, with its reason shown.

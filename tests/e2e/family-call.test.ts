@@ -1,9 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
-import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './support/accounts';
 import { baseUrl, expectAccessible } from './support/browser';
-import { callPhones, PHONE, remoteVideoPlays } from './support/call-phones';
+import { callPhones, jewellerAndCustomer, PHONE, remoteVideoPlays } from './support/call-phones';
 
 /**
  * Family in the call (issue #52, docs/product-rules.md §21), end to end in real browsers over loopback: a
@@ -137,17 +136,11 @@ async function guestJoins(page: Page, path: string, name: string): Promise<void>
 
 describe('family in the call', () => {
   it('two guests invited and admitted, everyone sees everyone, a piece shown and a like reach all, leaving is clean', async () => {
-    const seller = await phone();
-    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
-    await seller.page.goto('/seller/history');
-    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-
-    const customer = await phone();
-    await registerViaApi(customer.context, {
-      displayName: `Kavya ${Math.random().toString(36).slice(2, 6)}`,
+    const { seller, customer } = await jewellerAndCustomer(phone, {
+      first: 'Kavya',
+      store: STORE,
+      shop: SHOP,
     });
-    await customer.page.goto(STORE);
-    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
     await customer.page.getByRole('button', { name: 'Video Call', exact: true }).click();
     await customer.page.locator('[data-call-id]').waitFor();
     const callId = Number(await customer.page.locator('[data-call-id]').getAttribute('data-call-id'));
@@ -265,19 +258,13 @@ describe('family in the call', () => {
 describe('family in the call in Tamil at 360×640', () => {
   it('the invite dialog, the join page, the wait and the guest’s call read Tamil, fit the phone and pass axe', async () => {
     const F = ta.family;
-    const seller = await phone();
-    await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
-    await seller.page.goto('/seller/history');
-    await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
-
-    const customer = await phone('ta');
     // The customer, whom a guest sees by first name only.
-    await registerViaApi(customer.context, {
-      displayName: `Kavitha ${Math.random().toString(36).slice(2, 6)}`,
+    const { seller, customer } = await jewellerAndCustomer(phone, {
+      first: 'Kavitha',
+      store: STORE,
+      shop: SHOP,
+      locale: 'ta',
     });
-    await customer.page.goto(STORE);
-    await customer.page.getByRole('heading', { name: SHOP, level: 1 }).waitFor();
-    await customer.page.waitForFunction(() => document.documentElement.lang === 'ta');
     await customer.page.getByRole('button', { name: ta.calls.button.videoCall, exact: true }).click();
     await customer.page.locator('[data-call-id]').waitFor();
     const callId = Number(await customer.page.locator('[data-call-id]').getAttribute('data-call-id'));

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { LIVE_CALL_STATUSES } from '../../../api/contract/constants';
 import { REMOTE_VIDEO_TIMEOUT_MS } from '../../support/bounds';
+import { DEMO_ACCOUNTS, registerViaApi, signInViaApi } from './accounts';
 import { baseUrl, callMarks, launchBrowser, newContext } from './browser';
 
 /** A phone's screen in the call tests: 360×640. */
@@ -34,6 +35,35 @@ export function callPhones(): { phone: (locale?: 'ta') => Promise<{ context: Bro
       return { context, page };
     },
   };
+}
+
+/** A phone of `callPhones`. */
+export interface Phone {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * The two sides of a call test: the demo jeweller with the app open on Call History (so the shop rings there,
+ * in English: seller areas are English only) and a new customer named `first` and a random tag, on the
+ * storefront `store` (its heading `shop` shown, when given), reading Tamil if asked.
+ */
+export async function jewellerAndCustomer(
+  phone: (locale?: 'ta') => Promise<Phone>,
+  opts: { first: string; store: string; shop?: string; locale?: 'ta' },
+): Promise<{ seller: Phone; customer: Phone; name: string }> {
+  const seller = await phone();
+  await signInViaApi(seller.context, DEMO_ACCOUNTS.seller);
+  await seller.page.goto('/seller/history');
+  await seller.page.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+
+  const customer = await phone(opts.locale);
+  const name = `${opts.first} ${Math.random().toString(36).slice(2, 6)}`;
+  await registerViaApi(customer.context, { displayName: name });
+  await customer.page.goto(opts.store);
+  if (opts.shop) await customer.page.getByRole('heading', { name: opts.shop, level: 1 }).waitFor();
+  if (opts.locale) await customer.page.waitForFunction(() => document.documentElement.lang === 'ta');
+  return { seller, customer, name };
 }
 
 /**
