@@ -8,7 +8,10 @@
  * Budgets: performance ≥ 95, accessibility 100, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.02.
  * Run: npm run build && npm run bench:lighthouse  (writes the 'lighthouse' section of docs/benchmarks.md).
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_LIGHTHOUSE_PATH (one page instead of the four),
- * BENCH_LIGHTHOUSE_METHODS (default simulate,devtools).
+ * BENCH_LIGHTHOUSE_METHODS (default simulate,devtools). BEFORE_BUILD=<a checkout with its own dist/ and dist-ssr/
+ * built>: that checkout's server runs beside this one and each page's runs alternate between the two builds, so a
+ * change is judged before against after in one run (on a shared machine the figures drift between runs far more
+ * than between neighbours); the section then has a table per build.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +35,7 @@ const BUDGET = { score: 95, a11y: 100, lcp: 2000, tbt: 150, cls: 0.02 };
 
 interface PageResult {
   page: string;
+  build: string;
   method: Method;
   runs: Run[];
   m: {
@@ -69,7 +73,7 @@ function pageTable(r: PageResult): string {
   const ok = (v: boolean) => (v ? 'within' : '**over**');
   const flagged = [...new Set(r.runs.flatMap((x) => x.flagged))];
   const a11yFailed = [...new Set(r.runs.flatMap((x) => x.a11yFailed))];
-  return `### \`${r.page}\`, ${r.method === 'simulate' ? 'simulated throttling (the preset)' : 'applied throttling (devtools)'}
+  return `### \`${r.page}\`${r.build ? `, ${r.build}` : ''}, ${r.method === 'simulate' ? 'simulated throttling (the preset)' : 'applied throttling (devtools)'}
 
 | run | performance | accessibility | LCP (ms) | FCP (ms) | TBT (ms) | CLS | Speed Index (ms) | benchmark index | load average (1/5/15 min) |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---|
@@ -91,6 +95,23 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-lighthouse-'));
   delete process.env.DATABASE_URL; // embedded database with the demo shops
   const server = await startServer({ DATA_DIR: dataDir });
+  const beforeDir = process.env.BEFORE_BUILD;
+  const beforeData = beforeDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'nagai-bench-lighthouse-')) : null;
+  const before =
+    beforeDir && beforeData
+      ? await startServer(
+          {
+            DATA_DIR: beforeData,
+            STATIC_DIR: path.join(beforeDir, 'dist'),
+            SSR_DIR: path.join(beforeDir, 'dist-ssr'),
+          },
+          beforeDir,
+        )
+      : null;
+  const builds = [
+    { label: before ? 'this build' : '', url: server.url },
+    ...(before ? [{ label: `before (${path.basename(beforeDir!)})`, url: before.url }] : []),
+  ];
   const results: PageResult[] = [];
   try {
     const pages = process.env.BENCH_LIGHTHOUSE_PATH
@@ -105,38 +126,46 @@ async function main() {
           await firstStorefrontPath(server.url),
         ];
     for (const [method, page] of METHODS.flatMap((m) => pages.map((p) => [m, p] as const))) {
-      // One unmeasured Lighthouse run, so the server's first-request work (query plans, the image widths a phone
-      // asks for, derived once and kept) is not in run 1.
-      await once(`${server.url}${page}`, method);
-      const runs: Run[] = [];
+      // One unmeasured Lighthouse run per build, so the server's first-request work (query plans, the image
+      // widths a phone asks for, derived once and kept) is not in run 1.
+      for (const b of builds) await once(`${b.url}${page}`, method);
+      const runs = builds.map(() => [] as Run[]);
       for (let i = 0; i < RUNS; i++) {
-        const r = await once(`${server.url}${page}`, method);
-        console.log(
-          `${page} (${method}) run ${i + 1}: performance ${r.score}, accessibility ${r.a11y}, LCP ${r.lcp.toFixed(0)} ms, FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}, benchmark index ${r.benchmarkIndex.toFixed(0)}, loadavg ${r.loadavg}; a11y failed: ${r.a11yFailed.join(', ') || 'nothing'}; flagged: ${r.flagged.join(', ') || 'nothing'}`,
-        );
-        runs.push(r);
+        // Alternated: the builds' i-th runs are neighbours in time.
+        for (const [k, b] of builds.entries()) {
+          const r = await once(`${b.url}${page}`, method);
+          console.log(
+            `${page}${b.label ? ` [${b.label}]` : ''} (${method}) run ${i + 1}: performance ${r.score}, accessibility ${r.a11y}, LCP ${r.lcp.toFixed(0)} ms, FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms, CLS ${r.cls.toFixed(3)}, benchmark index ${r.benchmarkIndex.toFixed(0)}, loadavg ${r.loadavg}; a11y failed: ${r.a11yFailed.join(', ') || 'nothing'}; flagged: ${r.flagged.join(', ') || 'nothing'}`,
+          );
+          runs[k]!.push(r);
+        }
       }
-      const m = {
-        score: median(runs.map((r) => r.score)),
-        a11y: median(runs.map((r) => r.a11y)),
-        lcp: median(runs.map((r) => r.lcp)),
-        fcp: median(runs.map((r) => r.fcp)),
-        tbt: median(runs.map((r) => r.tbt)),
-        cls: median(runs.map((r) => r.cls)),
-        si: median(runs.map((r) => r.si)),
-        benchmarkIndex: median(runs.map((r) => r.benchmarkIndex)),
-      };
-      const pass =
-        m.score >= BUDGET.score &&
-        m.a11y >= BUDGET.a11y &&
-        m.lcp <= BUDGET.lcp &&
-        m.tbt <= BUDGET.tbt &&
-        m.cls <= BUDGET.cls;
-      results.push({ page, method, runs, m, pass });
+      for (const [k, b] of builds.entries()) {
+        const rs = runs[k]!;
+        const m = {
+          score: median(rs.map((r) => r.score)),
+          a11y: median(rs.map((r) => r.a11y)),
+          lcp: median(rs.map((r) => r.lcp)),
+          fcp: median(rs.map((r) => r.fcp)),
+          tbt: median(rs.map((r) => r.tbt)),
+          cls: median(rs.map((r) => r.cls)),
+          si: median(rs.map((r) => r.si)),
+          benchmarkIndex: median(rs.map((r) => r.benchmarkIndex)),
+        };
+        const pass =
+          m.score >= BUDGET.score &&
+          m.a11y >= BUDGET.a11y &&
+          m.lcp <= BUDGET.lcp &&
+          m.tbt <= BUDGET.tbt &&
+          m.cls <= BUDGET.cls;
+        results.push({ page, build: b.label, method, runs: rs, m, pass });
+      }
     }
   } finally {
     await server.stop();
+    await before?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (beforeData) fs.rmSync(beforeData, { recursive: true, force: true });
   }
   const md = `## Lighthouse: landing, marketplace, a product page and a storefront, mobile (issues #23 and #49)
 
@@ -156,7 +185,8 @@ replays every task the page ran, as observed unthrottled, four times longer, so 
 ${results.map(pageTable).join('\n\n')}`;
   writeSection('lighthouse', md);
   console.log(md);
-  if (results.some((r) => r.method === 'simulate' && !r.pass)) process.exitCode = 1;
+  if (results.some((r) => r.method === 'simulate' && !r.build.startsWith('before') && !r.pass))
+    process.exitCode = 1;
 }
 
 function lighthouseVersion(): string {

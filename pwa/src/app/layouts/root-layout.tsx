@@ -17,12 +17,40 @@ const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })
 /** The toasts' top: the header's 64 px and its border, and a gap. */
 const TOASTS_TOP = 72;
 
+/**
+ * The toaster, once something loaded sonner. A component of its own: a page that loaded sonner before it
+ * hydrated (a product page's actions) differs from the server's markup here, and React re-renders the
+ * component that reads the signal at once, in one task. Read in the root layout, that re-render reached the
+ * layout's parts still waiting to hydrate, and React hydrated them all in that one task (issue #49: the
+ * product page's longest task); here it reaches the toaster alone.
+ */
+function Toasts() {
+  const { t } = useTranslation();
+  const toasterNeeded = useToasterNeeded();
+  if (!toasterNeeded) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster
+        position="top-center"
+        closeButton
+        expand
+        visibleToasts={VISIBLE_TOASTS}
+        // Below the sticky header (h-16), so a stack of toasts never covers it (issue #49).
+        offset={{ top: TOASTS_TOP }}
+        mobileOffset={{ top: TOASTS_TOP }}
+        // Read out in the page's language: sonner's own labels are English.
+        customAriaLabel={t('common.notifications')}
+        toastOptions={{ closeButtonAriaLabel: t('common.closeNotification') }}
+      />
+    </Suspense>
+  );
+}
+
 /** Every page: skip link, header, the page in <main>, toasts; language and hash scrolling follow the URL. */
 export function RootLayout() {
   const { t } = useTranslation();
   useLanguageSync();
   useHashScroll();
-  const toasterNeeded = useToasterNeeded();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -43,22 +71,7 @@ export function RootLayout() {
           </HydrateLater>
         </Suspense>
       </main>
-      {toasterNeeded && (
-        <Suspense fallback={null}>
-          <Toaster
-            position="top-center"
-            closeButton
-            expand
-            visibleToasts={VISIBLE_TOASTS}
-            // Below the sticky header (h-16), so a stack of toasts never covers it (issue #49).
-            offset={{ top: TOASTS_TOP }}
-            mobileOffset={{ top: TOASTS_TOP }}
-            // Read out in the page's language: sonner's own labels are English.
-            customAriaLabel={t('common.notifications')}
-            toastOptions={{ closeButtonAriaLabel: t('common.closeNotification') }}
-          />
-        </Suspense>
-      )}
+      <Toasts />
       {/* The features of every page (the offline banner, the cart's panel, the call layer): a part of their own,
           so the first pass of a hydration is the layout alone. */}
       <HydrateLater>

@@ -166,6 +166,40 @@ function PageHeading({ name, byShop }: { name: string; byShop: ReactNode }) {
  * the name is the page's heading, or in the dialog over a page, which gives its own `Heading`
  * (product-detail-dialog.tsx: the dialog's title and description).
  */
+
+/**
+ * The piece's actions (call, try-on, appointment, cart, share), following the shop's live call state (issue
+ * #50). The state is read here, inside the actions' own part, not in the page around it: the app's first look
+ * at it after hydration re-renders its reader at once, in one task, and from the page it reached every part
+ * of the page still waiting to hydrate, which React then hydrated in that same task (issue #49: the product
+ * page's longest task).
+ */
+function ProductActions({ product }: { product: Product }) {
+  const { t } = useTranslation();
+  const { productDialogActions } = useExtensions();
+  const callState = useLiveCallState(product.sellerId, product.callState, product.videoCallEnabled);
+  const live = useMemo(
+    () => (callState === product.callState ? product : { ...product, callState }),
+    [product, callState],
+  );
+  return (
+    <div className="flex flex-wrap gap-2">
+      {productDialogActions.map((Action, i) => (
+        <Action key={i} product={live} />
+      ))}
+      <ShareButton
+        title={product.name}
+        text={t('catalog.share.productText', {
+          name: product.name,
+          shop: product.shopName,
+          price: formatPrice(product.price, t('common.priceNotAvailable')),
+        })}
+        path={productPath(product)}
+      />
+    </div>
+  );
+}
+
 export function ProductDetails({
   product,
   Heading = PageHeading,
@@ -174,13 +208,6 @@ export function ProductDetails({
   Heading?: (props: { name: string; byShop: ReactNode }) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const { productDialogActions } = useExtensions();
-  // The call actions follow the shop's live call state (issue #50).
-  const callState = useLiveCallState(product.sellerId, product.callState, product.videoCallEnabled);
-  const live = useMemo(
-    () => (callState === product.callState ? product : { ...product, callState }),
-    [product, callState],
-  );
   return (
     <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
       <HydrateLater>
@@ -193,20 +220,7 @@ export function ProductDetails({
         </p>
         {/* Seen, not only used: what it offers depends on who is signed in, known once the app runs. */}
         <HydrateLater>
-          <div className="flex flex-wrap gap-2">
-            {productDialogActions.map((Action, i) => (
-              <Action key={i} product={live} />
-            ))}
-            <ShareButton
-              title={product.name}
-              text={t('catalog.share.productText', {
-                name: product.name,
-                shop: product.shopName,
-                price: formatPrice(product.price, t('common.priceNotAvailable')),
-              })}
-              path={productPath(product)}
-            />
-          </div>
+          <ProductActions product={product} />
         </HydrateLater>
         <HydrateLater>
           <PriceBreakdown product={product} />
