@@ -258,6 +258,8 @@ export interface FamilyGuestTicketResponse {
  * (their admission, decline or removal, who is in, the call's end, something new shown, said or liked).
  */
 export interface FamilyGuestEvent {
+  callId: number;
+  me: FamilyParty;
   state: GuestState;
   callLive: boolean;
   /** Everyone in the call (the guest included), once admitted; empty before. */

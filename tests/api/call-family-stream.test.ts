@@ -70,7 +70,10 @@ describe("a guest's event stream (§21.2)", () => {
       expect(stream.status).toBe(200);
       const waiting = await stream.waitFor(isGuest('asked'));
       // Waiting: no one, nothing of the call, no ICE servers (§21.6).
-      expect(waiting.data).toEqual({ state: 'asked', callLive: true, members: [], lastItem: 0, lastLike: 0 });
+      expect(waiting.data).toEqual({
+        callId,
+        me: `g${guest.id}`,
+        state: 'asked', callLive: true, members: [], lastItem: 0, lastLike: 0 });
 
       expect((await decide(p, callId, guest.id, 'admit')).status).toBe(200);
       const admitted = (await stream.waitFor(isGuest('admitted'))).data as FamilyGuestEvent;

@@ -155,6 +155,8 @@ export async function guestStream(ctx: AppContext, deps: AppDeps): Promise<void>
         const live = row.status === 'active';
         const inCall = live && row.state === 'admitted';
         const event: FamilyGuestEvent = {
+          callId: guest.call_id,
+          me: `g${guest.id}`,
           state: row.state,
           callLive: live,
           members: inCall

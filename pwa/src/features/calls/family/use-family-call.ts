@@ -26,23 +26,27 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
   const cursor = useRef(0);
   const inFlight = useRef<Promise<void> | null>(null);
   const again = useRef(false);
-  const ice = useRef<RTCIceServer[] | null>(null);
+  const ice = useRef<Promise<RTCIceServer[]> | null>(null);
 
   const apply = useCallback(
     async (answer: FamilyStateResponse) => {
       setState({ guests: answer.guests, likes: answer.likes });
-      // The mesh (and its relay credentials) only once a guest is in: a call without family asks nothing more.
+      // The relay credentials once a guest asks (fetched while the jeweller decides, so the guest's offer is
+      // answered at once), the mesh once one is in: a call without family asks nothing more.
+      const iceServers = () =>
+        (ice.current ??= familyApi
+          .iceServers(callId)
+          .then((r) => r.iceServers as RTCIceServer[])
+          .catch(() => []));
+      if (localStream && answer.guests.some((g) => g.state === 'asked')) void iceServers();
       const admitted = answer.guests.filter((g) => g.state === 'admitted').map((g) => g.party);
       if (!localStream || (!mesh.current && !admitted.length && !answer.signals.length)) return;
       if (!mesh.current) {
-        ice.current ??= await familyApi
-          .iceServers(callId)
-          .then((r) => r.iceServers as RTCIceServer[])
-          .catch(() => []);
+        const servers = await iceServers();
         mesh.current ??= new FamilyMesh(
           answer.me,
           localStream,
-          ice.current,
+          servers,
           (to, kind, payload) => familyApi.signal(callId, to, kind, payload).then(() => undefined),
           setStreams,
         );
