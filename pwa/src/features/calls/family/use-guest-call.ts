@@ -2,8 +2,6 @@ import { useEffect, useState } from 'react';
 import type { FamilyGuestStateResponse, FamilyParty } from '../../../../../api/contract/call-family';
 import { GuestSession } from './guest-session';
 
-export { withNews } from './guest-session';
-
 const storageKey = (invite: string) => `nagai:family-guest:${invite.slice(0, 12)}`;
 
 /** The guest's token for this link, kept by the tab so a reload stays in the call. */
