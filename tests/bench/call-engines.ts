@@ -323,6 +323,20 @@ async function main() {
             const admitAt = (await until(j, 'window.__admitAt', 10_000)) as number;
             const seen = (await until(g, 'window.__guestBothAt', 20_000)) as number;
             row.admit.push(seen - admitAt);
+            if (TRACE)
+              for (const [who, s] of [
+                ['guest', g],
+                ['customer', c],
+                ['jeweller', j],
+              ] as const) {
+                const marks = await s.run<[string, number][]>(MARKS);
+                const line = marks
+                  .filter(([n, t]) => n.startsWith('family') && t >= admitAt - 5_000)
+                  .sort((x, y) => x[1] - y[1])
+                  .map(([n, t]) => `${n}@${t - admitAt}`)
+                  .join(' ');
+                console.log(`  ${who}: ${line}${who === 'guest' ? ` both-playing@${seen - admitAt}` : ''}`);
+              }
             console.log(`${ge} guest, ${row.build} build: Admit → both videos ${fmt(seen - admitAt, 0)} ms`);
           } catch (err) {
             row.failures++;

@@ -9,6 +9,7 @@ import {
 } from '../../../../../api/contract/call-family';
 import { API_ROUTES } from '../../../../../api/contract/routes';
 import { ApiError } from '../../../lib/api-client';
+import { markCall } from '../../video/lib/marks';
 import { FamilyMesh } from '../lib/family-mesh';
 import { familyApi, guestApi } from './family-api';
 
@@ -147,9 +148,15 @@ export class GuestSession {
     const was = this.current;
     this.current = withNews(was, s);
     if (this.current !== was) this.view.state(this.current);
-    // While the stream is open its events drive the mesh (a read may be older than the last event).
-    if (!this.streamOpen || !this.party)
-      this.part(s.state, s.callLive, { callId: s.callId, me: s.me }, s.members.map((m) => m.party));
+    // While the stream is open its events drive the mesh; a read older than what the page has drives nothing.
+    const older = was !== null && this.current === was;
+    if (!older && (!this.streamOpen || !this.party))
+      this.part(
+        s.state,
+        s.callLive,
+        { callId: s.callId, me: s.me },
+        s.members.map((m) => m.party),
+      );
     this.signals(s.signals);
     if (isOver(s.state, s.callLive)) this.source?.close();
   }
@@ -210,7 +217,12 @@ export class GuestSession {
     const was = this.current;
     this.current = withEvent(was, e);
     if (this.current && this.current !== was) this.view.state(this.current);
-    this.part(e.state, e.callLive, { callId: e.callId, me: e.me }, e.members.map((m) => m.party));
+    this.part(
+      e.state,
+      e.callLive,
+      { callId: e.callId, me: e.me },
+      e.members.map((m) => m.party),
+    );
     if (isOver(e.state, e.callLive)) {
       // The server ends the stream; EventSource would only try again.
       this.source?.close();
@@ -254,11 +266,13 @@ export class GuestSession {
         this.fetchingIce = false;
         this.iceServers ??= ice;
         const s = this.current;
-        if (!this.stopped && !this.mesh && s?.state === 'admitted' && s.callLive) this.makeMesh(this.iceServers);
+        if (!this.stopped && !this.mesh && s?.state === 'admitted' && s.callLive)
+          this.makeMesh(this.iceServers);
       });
   }
 
   private makeMesh(iceServers: RTCIceServer[]): void {
+    markCall('family-mesh');
     const { callId, me } = this.party!;
     const token = this.token;
     const mesh = new FamilyMesh(
