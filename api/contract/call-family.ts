@@ -288,8 +288,13 @@ export interface FamilyLikeResponse {
 export interface FamilySignalResponse {
   id: number;
 }
-/** The 'family' stream event: the reader's family state changed; the app reads GET /_api/family/state. */
+/**
+ * The 'family' stream event: the reader's family state changed; the app reads GET /_api/family/state, or for a
+ * mesh signal that came with the event, handles it at once.
+ */
 export interface FamilyEvent {
   callId: number;
   what: 'guest' | 'like' | 'signal';
+  /** With 'signal': the mesh signal itself, so the page may handle it without reading the state. */
+  signal?: FamilySignal;
 }

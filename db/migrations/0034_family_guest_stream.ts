@@ -10,6 +10,8 @@ import type { Knex } from 'knex';
  * - call_guests.stream_ticket_hash / stream_ticket_until: the SHA-256 of a short-lived ticket the guest's page
  *   gets with its token (in the header) and opens the stream with (EventSource sends no headers), so the guest's
  *   own token never travels in a URL.
+ * - a mesh signal to the customer or the jeweller: its 'family' event carries the signal itself (from, kind,
+ *   payload), so their page answers a guest's offer from the event, with no read after it.
  * - announced to a guest: a mesh signal addressed to them; a change of any guest's state in their call (their
  *   own admission, decline, removal; who else is in); a piece shown or a chat message, a like; the call's end.
  *
@@ -60,7 +62,8 @@ const STATEMENTS = [
       if left(NEW.to_party, 1) = 'u' then
         insert into call_events (call_id, user_id, kind, payload)
         values (NEW.call_id, substr(NEW.to_party, 2)::integer, 'family',
-                jsonb_build_object('what', 'signal', 'signalId', NEW.id));
+                jsonb_build_object('what', 'signal', 'signalId', NEW.id, 'from', NEW.from_party,
+                                   'kind', NEW.kind, 'payload', NEW.payload));
       else
         perform nagai_guest_notify(substr(NEW.to_party, 2)::integer);
       end if;

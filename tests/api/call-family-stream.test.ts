@@ -33,7 +33,9 @@ class Guest {
   /** Opens the stream with a fresh ticket (or the one given). */
   async stream(ticket?: string, after = 0): Promise<EventStreamReader> {
     const t = ticket ?? (await this.ticket()).body.ticket;
-    return EventStreamReader.open(this.client, { path: `/_api/family/guest/events?ticket=${t}&after=${after}` });
+    return EventStreamReader.open(this.client, {
+      path: `/_api/family/guest/events?ticket=${t}&after=${after}`,
+    });
   }
 }
 
@@ -73,7 +75,12 @@ describe("a guest's event stream (§21.2)", () => {
       expect(waiting.data).toEqual({
         callId,
         me: `g${guest.id}`,
-        state: 'asked', callLive: true, members: [], lastItem: 0, lastLike: 0 });
+        state: 'asked',
+        callLive: true,
+        members: [],
+        lastItem: 0,
+        lastLike: 0,
+      });
 
       expect((await decide(p, callId, guest.id, 'admit')).status).toBe(200);
       const admitted = (await stream.waitFor(isGuest('admitted'))).data as FamilyGuestEvent;
@@ -177,6 +184,36 @@ describe("a guest's event stream (§21.2)", () => {
     // The ticket it had opens nothing now.
     const again = await other.guest.stream(ticket);
     expect(again.status).toBe(403);
+  });
+
+  it("gives the customer a guest's offer in its 'family' event, to answer with no read", async () => {
+    const { p, callId, guest } = await callWithGuest('Amma');
+    await decide(p, callId, guest.id, 'admit');
+    const events = await EventStreamReader.open(p.asCustomer);
+    try {
+      const offer = await guest.post<{ id: number }>('/_api/family/signal', {
+        callId,
+        to: `u${p.customer.id}`,
+        kind: 'offer',
+        payload: { type: 'offer', sdp: 'amma-offer' },
+      });
+      expect(offer.status).toBe(201);
+      const e = await events.waitFor(
+        (x) => x.event === 'family' && (x.data as { what: string }).what === 'signal',
+      );
+      expect(e.data).toEqual({
+        callId,
+        what: 'signal',
+        signal: {
+          id: offer.body.id,
+          from: `g${guest.id}`,
+          kind: 'offer',
+          payload: { type: 'offer', sdp: 'amma-offer' },
+        },
+      });
+    } finally {
+      events.close();
+    }
   });
 
   it('ends when the call ends', async () => {
