@@ -21,8 +21,18 @@ export const FAMILY_DAY_MS = 86_400_000;
 export const FAMILY_NAME_MAX = 40;
 /** An admitted guest whose page has not asked for the call's state this long has left (a lost network). */
 export const FAMILY_GUEST_GONE_MS = 30_000;
-/** How often a guest's page asks for the call's state (guests have no event stream). */
+/** How often a guest's page asks for the call's state while its event stream is not open. */
 export const FAMILY_GUEST_POLL_MS = 400;
+/**
+ * How often it asks while the stream is open (a safety net under the events, and what keeps the guest marked
+ * still there: well inside FAMILY_GUEST_GONE_MS).
+ */
+export const FAMILY_GUEST_STREAM_POLL_MS = 3_000;
+/**
+ * How long a guest's stream ticket opens a stream (GET /_api/family/guest/events?ticket=): a fresh one is asked
+ * for, with the guest's token in its header, whenever the stream must be opened anew.
+ */
+export const FAMILY_GUEST_TICKET_MS = 60_000;
 /**
  * A guest's poll marks them still there at most this often (one write, not one a poll): well inside
  * FAMILY_GUEST_GONE_MS, so a guest whose page still asks is never taken for gone.
@@ -73,6 +83,7 @@ export const FAMILY_MESSAGES = {
   guestNotFound: 'Guest not found.',
   notAGuest: 'Open your invitation link again to join.',
   notAdmitted: 'The jeweller has not let you in yet.',
+  partOver: 'Your part in this call is over.',
   notShown: 'That piece was not shown in this call.',
   cannotDecide: 'This guest is no longer waiting or in the call.',
   invalidName: `Please give a name of 1 to ${FAMILY_NAME_MAX} letters.`,
@@ -95,6 +106,7 @@ export const FAMILY_ERROR_CODES = {
   guestNotFound: 'family_guest_not_found',
   notAGuest: 'family_not_a_guest',
   notAdmitted: 'family_not_admitted',
+  partOver: 'family_part_over',
   notShown: 'family_not_shown',
   cannotDecide: 'family_cannot_decide',
   tooManyOpens: 'rate_limited',
@@ -143,6 +155,13 @@ export const familyGuestStateSchema = z.object({
   after: cursor('after'),
   afterItem: cursor('afterItem'),
   afterLike: cursor('afterLike'),
+});
+/** GET /_api/family/guest/events: the guest's stream ticket and the last mesh signal the page has. */
+export const familyGuestStreamSchema = z.object({
+  ticket: z
+    .string({ error: FAMILY_MESSAGES.invalidToken })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: FAMILY_MESSAGES.invalidToken }),
+  after: cursor('after'),
 });
 /** POST /_api/family/signal: a mesh signal to one party (by a participant's session or a guest's token). */
 export const familySignalSchema = z.object({
@@ -230,6 +249,36 @@ export interface FamilyGuestStateResponse {
   /** Mesh signals addressed to this guest after `after`, oldest first. */
   signals: FamilySignal[];
 }
+/** POST /_api/family/guest/ticket: a ticket that opens the guest's event stream for FAMILY_GUEST_TICKET_MS. */
+export interface FamilyGuestTicketResponse {
+  ticket: string;
+}
+/**
+ * The guest stream's 'guest' event: the guest's part as it is now, sent when it opens and whenever it changes
+ * (their admission, decline or removal, who is in, the call's end, something new shown, said or liked).
+ */
+export interface FamilyGuestEvent {
+  callId: number;
+  me: FamilyParty;
+  state: GuestState;
+  callLive: boolean;
+  /** Everyone in the call (the guest included), once admitted; empty before. */
+  members: FamilyMember[];
+  /** The latest call item (piece shown, chat) and like of the call, once admitted: the page reads what it lacks. */
+  lastItem: number;
+  lastLike: number;
+  /**
+   * The guest's ICE servers (with relay credentials of their own, §21.6), in the first event of a stream that
+   * finds the guest admitted: the mesh starts with no further request. Never before admission.
+   */
+  iceServers?: unknown[];
+}
+/** The guest stream's events: 'hello' (the cursor), 'guest', and 'signal' (a mesh signal to the guest, its id the event's). */
+export interface FamilyGuestStreamEvents {
+  hello: { cursor: number };
+  guest: FamilyGuestEvent;
+  signal: FamilySignal;
+}
 export interface FamilyGuestResponse {
   guest: FamilyGuest;
 }
@@ -239,8 +288,13 @@ export interface FamilyLikeResponse {
 export interface FamilySignalResponse {
   id: number;
 }
-/** The 'family' stream event: the reader's family state changed; the app reads GET /_api/family/state. */
+/**
+ * The 'family' stream event: the reader's family state changed; the app reads GET /_api/family/state, or for a
+ * mesh signal that came with the event, handles it at once.
+ */
 export interface FamilyEvent {
   callId: number;
   what: 'guest' | 'like' | 'signal';
+  /** With 'signal': the mesh signal itself, so the page may handle it without reading the state. */
+  signal?: FamilySignal;
 }

@@ -31,6 +31,7 @@ import type {
   FamilyAskResponse,
   FamilyGuestResponse,
   FamilyGuestStateResponse,
+  FamilyGuestTicketResponse,
   FamilyInviteResponse,
   FamilyLikeResponse,
   FamilyOpenResponse,
@@ -39,6 +40,7 @@ import type {
   familyAskSchema,
   familyDecideSchema,
   familyGuestStateSchema,
+  familyGuestStreamSchema,
   familyInviteSchema,
   familyLikeSchema,
   familyNoInputSchema,
@@ -541,6 +543,15 @@ export const API_ROUTES = {
   familyGuest: get<FamilyGuestStateResponse, typeof familyGuestStateSchema>()('/_api/family/guest', {
     auth: 'public',
     log: 'quiet-poll',
+  }),
+  // A guest's event stream (Server-Sent Events): EventSource sends no header, so the page first trades its
+  // token (in the header) for a short-lived ticket, and opens the stream with the ticket in the query.
+  familyGuestTicket: post<FamilyGuestTicketResponse, typeof familyNoInputSchema>()(
+    '/_api/family/guest/ticket',
+    { auth: 'public', ...NEUTRAL },
+  ),
+  familyGuestEvents: get<string, typeof familyGuestStreamSchema>()('/_api/family/guest/events', {
+    auth: 'public',
   }),
   familySignal: post<FamilySignalResponse, typeof familySignalSchema>()('/_api/family/signal', {
     auth: 'public',

@@ -13,7 +13,8 @@
  * Family in the call (issue #52): after the pairs, GUESTS=C,F (a guest in Chromium, then in Firefox) joins a
  * Chromium customer's call with the Chromium jeweller by the customer's invite link, RUNS times each: from the
  * jeweller's tap on "Admit" until the guest's page plays both the customer's and the jeweller's videos.
- * GUESTS= (empty) leaves it out; PAIRS= (empty) measures the guests only.
+ * GUESTS= (empty) leaves it out; PAIRS= (empty) measures the guests only. BEFORE_BUILD alternates the guests' runs
+ * between the two builds too.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -236,7 +237,7 @@ async function main() {
     driver: number[];
     failures: number;
   }[] = [];
-  const family: { guest: Engine; admit: number[]; failures: number }[] = [];
+  const family: { build: string; guest: Engine; admit: number[]; failures: number }[] = [];
   const loadBefore = os.loadavg().map((x) => x.toFixed(1));
   try {
     for (const ring of RINGS.split(',').map(Number)) {
@@ -288,43 +289,65 @@ async function main() {
           }
       }
     }
-    // Family in the call: a guest joins by the customer's link; Admit → the guest plays both videos.
+    // Family in the call: a guest joins by the customer's link; Admit → the guest plays both videos. With
+    // BEFORE_BUILD, each run with this build and with that one in turn.
     for (const ge of guestEngines) {
-      const row = { guest: ge, admit: [] as number[], failures: 0 };
-      family.push(row);
-      for (let i = 0; i < RUNS; i++) {
-        const j = await side('Chromium', 'jeweller', server.url);
-        const c = await side('Chromium', 'customer', server.url);
-        const g = await side(ge, 'guest', server.url);
-        try {
-          await placeAndAccept(j, c, i, RING_MS);
-          await c.click('Invite family');
-          const link = (await until(
-            c,
-            `document.querySelector('[data-testid="family-link"]')?.value`,
-            10_000,
-          )) as string;
-          await c.click('Close');
-          const name = `Amma ${i + 1}`;
-          await g.goto(new URL(link).pathname);
-          await g.fill('Your name', name);
-          await g.click('Ask to join');
-          await until(g, `!!document.querySelector('[data-testid="guest-waiting"]')`, 10_000);
-          await j.click(`Admit ${name}`, '[data-testid="family-requests"]');
-          const admitAt = (await until(j, 'window.__admitAt', 10_000)) as number;
-          const seen = (await until(g, 'window.__guestBothAt', 20_000)) as number;
-          row.admit.push(seen - admitAt);
-          console.log(`${ge} guest: Admit → both videos ${fmt(seen - admitAt, 0)} ms`);
-        } catch (err) {
-          row.failures++;
-          console.error(`${ge} guest run ${i + 1} failed:`, (err as Error).message.split('\n')[0]);
-        } finally {
-          await hangUp(c);
-          await g.close();
-          await c.close();
-          await j.close();
+      const rows = builds.map((b) => ({
+        build: b.label,
+        url: b.url,
+        guest: ge,
+        admit: [] as number[],
+        failures: 0,
+      }));
+      family.push(...rows);
+      for (let i = 0; i < RUNS; i++)
+        for (const row of rows) {
+          const j = await side('Chromium', 'jeweller', row.url);
+          const c = await side('Chromium', 'customer', row.url);
+          const g = await side(ge, 'guest', row.url);
+          try {
+            await placeAndAccept(j, c, i, RING_MS);
+            await c.click('Invite family');
+            const link = (await until(
+              c,
+              `document.querySelector('[data-testid="family-link"]')?.value`,
+              10_000,
+            )) as string;
+            await c.click('Close');
+            const name = `Amma ${i + 1}`;
+            await g.goto(new URL(link).pathname);
+            await g.fill('Your name', name);
+            await g.click('Ask to join');
+            await until(g, `!!document.querySelector('[data-testid="guest-waiting"]')`, 10_000);
+            await j.click(`Admit ${name}`, '[data-testid="family-requests"]');
+            const admitAt = (await until(j, 'window.__admitAt', 10_000)) as number;
+            const seen = (await until(g, 'window.__guestBothAt', 20_000)) as number;
+            row.admit.push(seen - admitAt);
+            if (TRACE)
+              for (const [who, s] of [
+                ['guest', g],
+                ['customer', c],
+                ['jeweller', j],
+              ] as const) {
+                const marks = await s.run<[string, number][]>(MARKS);
+                const line = marks
+                  .filter(([n, t]) => n.startsWith('family') && t >= admitAt - 5_000)
+                  .sort((x, y) => x[1] - y[1])
+                  .map(([n, t]) => `${n}@${t - admitAt}`)
+                  .join(' ');
+                console.log(`  ${who}: ${line}${who === 'guest' ? ` both-playing@${seen - admitAt}` : ''}`);
+              }
+            console.log(`${ge} guest, ${row.build} build: Admit → both videos ${fmt(seen - admitAt, 0)} ms`);
+          } catch (err) {
+            row.failures++;
+            console.error(`${ge} guest run ${i + 1} failed:`, (err as Error).message.split('\n')[0]);
+          } finally {
+            await hangUp(c);
+            await g.close();
+            await c.close();
+            await j.close();
+          }
         }
-      }
     }
   } finally {
     await cr.close();
@@ -376,12 +399,12 @@ A Chromium customer in a call with the Chromium jeweller (picked up after ${RING
 by link; the guest opens it, gives a name and asks to join; from the jeweller's tap on "Admit" (its pointer event's
 time stamp) until the guest's page plays both the customer's and the jeweller's videos (p2p mesh, loopback).
 
-| guest | runs | median ms | min | max | median ≤ ${ADMIT_TARGET_MS} ms |
-| --- | --- | --- | --- | --- | --- |
+|${before ? ' build |' : ''} guest | runs | median ms | min | max | median ≤ ${ADMIT_TARGET_MS} ms |
+|${before ? ' --- |' : ''} --- | --- | --- | --- | --- | --- |
 ${family
   .map((r) => {
     const s = stats(r.admit);
-    return `| ${r.guest} | ${s.n} (${r.failures} failed) | ${fmt(s.median, 0)} | ${fmt(s.min, 0)} | ${fmt(s.max, 0)} | ${s.n && s.median <= ADMIT_TARGET_MS ? 'yes' : 'no'} |`;
+    return `|${before ? ` ${r.build} |` : ''} ${r.guest} | ${s.n} (${r.failures} failed) | ${fmt(s.median, 0)} | ${fmt(s.min, 0)} | ${fmt(s.max, 0)} | ${s.n && s.median <= ADMIT_TARGET_MS ? 'yes' : 'no'} |`;
   })
   .join('\n')}
 `

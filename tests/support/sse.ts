@@ -26,14 +26,15 @@ export class EventStreamReader {
   /** Opens the stream as the client's user (its cookies), optionally resuming after an event id. */
   static async open(
     client: ApiClient,
-    opts: { lastEventId?: string; after?: number; baseUrl?: string } = {},
+    opts: { lastEventId?: string; after?: number; baseUrl?: string; path?: string } = {},
   ): Promise<EventStreamReader> {
     const reader = new EventStreamReader();
     const headers: Record<string, string> = { Accept: 'text/event-stream', Origin: client.baseUrl };
     const cookie = client.cookieHeader();
     if (cookie) headers.Cookie = cookie;
     if (opts.lastEventId !== undefined) headers['Last-Event-ID'] = opts.lastEventId;
-    const url = `${opts.baseUrl ?? client.baseUrl}/_api/events${opts.after !== undefined ? `?after=${opts.after}` : ''}`;
+    // `path`: another stream (a guest's: /_api/family/guest/events?ticket=…), its query given whole.
+    const url = `${opts.baseUrl ?? client.baseUrl}${opts.path ?? `/_api/events${opts.after !== undefined ? `?after=${opts.after}` : ''}`}`;
     const res = await fetch(url, { headers, signal: reader.abort.signal });
     reader.status = res.status;
     if (!res.ok || !res.body) {

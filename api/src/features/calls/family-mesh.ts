@@ -133,7 +133,7 @@ const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
  * piece's names, the customer's first name and the piece the call is about (as the guest first sees it).
  * Kept per database for CALL_STATICS_TTL_MS, so a poll reads none of it.
  */
-interface CallStatics {
+export interface CallStatics {
   call: Omit<FamilyCallRow, 'status'>;
   customerName: string;
   piece: CallProduct | null;
@@ -143,7 +143,7 @@ const CALL_STATICS_TTL_MS = 60_000;
 const CALL_STATICS_MAX = 2_000;
 const staticsByDb = new WeakMap<Knex, Map<number, CallStatics>>();
 
-async function callStatics(db: Knex, callId: number, now: number): Promise<CallStatics> {
+export async function callStatics(db: Knex, callId: number, now: number): Promise<CallStatics> {
   let kept = staticsByDb.get(db);
   if (!kept) staticsByDb.set(db, (kept = new Map()));
   const hit = kept.get(callId);
@@ -159,6 +159,19 @@ async function callStatics(db: Knex, callId: number, now: number): Promise<CallS
   // The oldest entry goes first (a Map keeps its insertion order).
   if (kept.size > CALL_STATICS_MAX) kept.delete(kept.keys().next().value!);
   return statics;
+}
+
+/** Everyone in the call as a guest sees them: the customer (first name), the jeweller, the admitted guests. */
+export function guestMembers(
+  statics: CallStatics,
+  admitted: readonly { id: number; name: string | null }[] | null,
+): FamilyMember[] {
+  const { call } = statics;
+  return [
+    { party: `u${call.caller_id}`, name: statics.customerName, role: 'customer' },
+    { party: `u${call.seller_id}`, name: call.shop_name, role: 'jeweller' },
+    ...(admitted ?? []).map((g): FamilyMember => ({ party: `g${g.id}`, name: g.name ?? '', role: 'guest' })),
+  ];
 }
 
 /**
@@ -203,7 +216,8 @@ export interface GuestCursors {
 }
 
 /**
- * What a guest reads, every FAMILY_GUEST_POLL_MS (guests have no event stream): their own state; once
+ * What a guest reads, every FAMILY_GUEST_POLL_MS while their event stream is not open (family-stream.ts), and
+ * every FAMILY_GUEST_STREAM_POLL_MS while it is: their own state; once
  * admitted, who is in the call, and what came since the page's cursors: what was shown and said (pieces and
  * chat; photos stay the participants'), the likes and the mesh signals addressed to them. An idle poll is one
  * statement; at most every FAMILY_GUEST_SEEN_EVERY_MS it also marks the guest still there (and settles the
@@ -255,14 +269,10 @@ export async function guestState(
     row.new_items ? loadCallItems(deps.db, row.call_id, cursors.afterItem, null) : [],
     row.new_likes ? loadLikes(deps.db, row.call_id, cursors.afterLike) : [],
   ]);
-  const { call } = statics;
-  const members: FamilyMember[] = [
-    { party: `u${call.caller_id}`, name: statics.customerName, role: 'customer' },
-    { party: `u${call.seller_id}`, name: call.shop_name, role: 'jeweller' },
-    ...(row.admitted ?? [])
-      .filter((g) => !gone.includes(g.id))
-      .map((g): FamilyMember => ({ party: `g${g.id}`, name: g.name ?? '', role: 'guest' })),
-  ];
+  const members = guestMembers(
+    statics,
+    (row.admitted ?? []).filter((g) => !gone.includes(g.id)),
+  );
   return {
     ...base,
     piece: statics.piece,

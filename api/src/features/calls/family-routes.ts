@@ -12,7 +12,7 @@ import {
 } from '../../../contract/call-family';
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
-import { endpoint } from '../../http/endpoint';
+import { endpoint, rawEndpoint } from '../../http/endpoint';
 import {
   askToJoin,
   createInvite,
@@ -23,12 +23,13 @@ import {
   openInvite,
 } from './family';
 import { familyState, guestState, likeShownPiece, sendFamilySignal } from './family-mesh';
+import { guestStream, issueStreamTicket } from './family-stream';
 
 /**
  * Family in the call (issue #52, docs/product-rules.md §21). The guest routes are public: a guest has no
  * session, and each of them checks the guest's token (FAMILY_GUEST_HEADER) itself.
  */
-export const callFamilyFeature: Feature = (router) => {
+export const callFamilyFeature: Feature = (router, { deps }) => {
   endpoint(router, R.familyInvite, {
     input: familyInviteSchema,
     handle: (deps, user, { callId }) => createInvite(deps, user, callId),
@@ -59,6 +60,15 @@ export const callFamilyFeature: Feature = (router) => {
     handle: (deps, _user, cursors, exchange) =>
       guestState(deps, exchange.header(FAMILY_GUEST_HEADER), cursors),
   });
+
+  endpoint(router, R.familyGuestTicket, {
+    input: familyNoInputSchema,
+    handle: async (deps, _user, _input, exchange) =>
+      issueStreamTicket(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER))),
+  });
+
+  // A stream, not one JSON answer: the handler owns the response.
+  rawEndpoint(router, R.familyGuestEvents, (ctx) => guestStream(ctx, deps));
 
   // A participant signals with the session, a guest with the guest's token (which wins when both come).
   endpoint(router, R.familySignal, {

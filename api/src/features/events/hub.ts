@@ -16,8 +16,19 @@ export interface StreamHandle {
   close(reason: 'session' | 'shutdown'): void;
 }
 
-/** What travels on the database channel: new events for a user, or sessions that ended. */
-type Notice = { u: number; e: number } | { s: string } | { r: number; k?: string };
+/** One open guest stream (issue #52): a guest of a call has no session, only its own part. */
+export interface GuestStreamHandle {
+  guestId: number;
+  /** Something for this guest may have changed: its state, its call, a mesh signal to it. */
+  wake(): void;
+  close(reason: 'session' | 'shutdown'): void;
+}
+
+/**
+ * What travels on the database channel: new events for a user, sessions that ended, or news for a guest
+ * (migration 0034).
+ */
+type Notice = { u: number; e: number } | { s: string } | { r: number; k?: string } | { g: number };
 
 /**
  * Connects the event log to the open streams of this process. Events are announced by the database itself
@@ -28,6 +39,7 @@ type Notice = { u: number; e: number } | { s: string } | { r: number; k?: string
 export class EventHub {
   private readonly byUser = new Map<number, Set<StreamHandle>>();
   private readonly bySession = new Map<string, Set<StreamHandle>>();
+  private readonly byGuest = new Map<number, Set<GuestStreamHandle>>();
   private channel = '';
   private listener: pg.Client | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -118,6 +130,8 @@ export class EventHub {
     }
     if ('u' in notice) {
       for (const s of this.byUser.get(notice.u) ?? []) s.wake();
+    } else if ('g' in notice) {
+      for (const s of this.byGuest.get(notice.g) ?? []) s.wake();
     } else if ('s' in notice) {
       for (const s of [...(this.bySession.get(notice.s) ?? [])]) s.close('session');
     } else if ('r' in notice) {
@@ -129,6 +143,18 @@ export class EventHub {
   /** Every stream reads the log again (after the listening connection was lost for a while). */
   private wakeAll(): void {
     for (const set of this.byUser.values()) for (const s of set) s.wake();
+    for (const set of this.byGuest.values()) for (const s of set) s.wake();
+  }
+
+  /** A guest's stream (issue #52): woken by the {"g": guestId} notices of migration 0034. */
+  attachGuest(stream: GuestStreamHandle): () => void {
+    let set = this.byGuest.get(stream.guestId);
+    if (!set) this.byGuest.set(stream.guestId, (set = new Set()));
+    set.add(stream);
+    return () => {
+      set.delete(stream);
+      if (!set.size && this.byGuest.get(stream.guestId) === set) this.byGuest.delete(stream.guestId);
+    };
   }
 
   /**
@@ -220,6 +246,7 @@ export class EventHub {
   size(): number {
     let n = 0;
     for (const set of this.byUser.values()) n += set.size;
+    for (const set of this.byGuest.values()) n += set.size;
     return n;
   }
 
@@ -233,6 +260,7 @@ export class EventHub {
     this.stopped = true;
     clearTimeout(this.retry);
     for (const set of [...this.byUser.values()]) for (const s of [...set]) s.close('shutdown');
+    for (const set of [...this.byGuest.values()]) for (const s of [...set]) s.close('shutdown');
     const listener = this.listener;
     this.listener = null;
     if (listener) await listener.end().catch(() => undefined);

@@ -10,6 +10,7 @@ import {
   type StreamEventName,
 } from '../../../contract/events';
 import type { SignalKind } from '../../../contract/calls';
+import type { FamilyParty, FamilySignal } from '../../../contract/call-family';
 import type { AppDeps } from '../../http/context';
 import { presentIncomingCall, type CallWithNamesRow } from '../calls/presenter';
 import { loadCallItemsById } from '../selling/items';
@@ -118,12 +119,19 @@ export async function readEvents(
       out.push({ id, name: 'shop', data });
     } else if (r.kind === 'family') {
       // Family in the call (issue #52, migration 0033): the app reads GET /_api/family/state on it.
-      const what = r.payload.what;
-      out.push({
-        id,
-        name: 'family',
-        data: { callId: r.call_id, what: what === 'like' || what === 'signal' ? what : 'guest' },
-      });
+      const p = r.payload;
+      const what = p.what === 'like' || p.what === 'signal' ? p.what : 'guest';
+      // A signal's own event carries it (migration 0034): the page answers a guest's offer from the event.
+      const signal: FamilySignal | undefined =
+        what === 'signal' && typeof p.kind === 'string'
+          ? {
+              id: Number(p.signalId),
+              from: p.from as FamilyParty,
+              kind: p.kind as SignalKind,
+              payload: p.payload as Record<string, unknown>,
+            }
+          : undefined;
+      out.push({ id, name: 'family', data: { callId: r.call_id, what, ...(signal ? { signal } : {}) } });
     } else if (r.kind === 'item') {
       // Rows are per participant, so an item here is always of one of the user's calls.
       const item = items.get(Number(r.payload.itemId));

@@ -42,6 +42,9 @@ export const guestApi = {
     api.call(API_ROUTES.familyLike, { productId, kind }, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
   iceServers: (guest: string) =>
     api.call(API_ROUTES.familyIceServers, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
+  /** A short-lived ticket that opens the guest's event stream (EventSource sends no header). */
+  ticket: (guest: string) =>
+    api.call(API_ROUTES.familyGuestTicket, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
   leave: (guest: string) =>
     api.call(API_ROUTES.familyLeave, {}, { headers: { [FAMILY_GUEST_HEADER]: guest } }),
 };

@@ -3,6 +3,7 @@ import type {
   FamilyGuest,
   FamilyLike,
   FamilyParty,
+  FamilySignal,
   FamilyStateResponse,
 } from '../../../../../api/contract/call-family';
 import { CALL_LIMITS } from '../../../../../api/contract/constants';
@@ -14,7 +15,8 @@ import { familyApi } from './family-api';
 /**
  * The family of a call as its customer or jeweller has it (issue #52): the guests who asked and their
  * states, the likes, and the mesh with the admitted guests (their video by party). Read when the call screen
- * opens, at once on every 'family' event, and every 2 s while the event stream is not open (6 s while it is).
+ * opens, at once on every 'family' event, and every 2 s while the event stream is not open (6 s while it is);
+ * a mesh signal that comes with its event is handled from it, without a read.
  */
 export function useFamilyCall(callId: number, localStream: MediaStream | null, enabled: boolean) {
   const [state, setState] = useState<{ guests: FamilyGuest[]; likes: FamilyLike[] }>({
@@ -26,32 +28,44 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
   const cursor = useRef(0);
   const inFlight = useRef<Promise<void> | null>(null);
   const again = useRef(false);
-  const ice = useRef<RTCIceServer[] | null>(null);
+  const ice = useRef<Promise<RTCIceServer[]> | null>(null);
+  // Signals are handled one at a time, in order, whether they came with their event or by a read.
+  const handling = useRef<Promise<void>>(Promise.resolve());
+  const enqueue = (m: FamilyMesh, s: FamilySignal) => {
+    handling.current = handling.current.then(() => m.handle(s).catch(() => undefined));
+  };
 
   const apply = useCallback(
     async (answer: FamilyStateResponse) => {
       setState({ guests: answer.guests, likes: answer.likes });
-      // The mesh (and its relay credentials) only once a guest is in: a call without family asks nothing more.
+      // The relay credentials once a guest asks (fetched while the jeweller decides, so the guest's offer is
+      // answered at once), the mesh once one is in: a call without family asks nothing more.
+      const iceServers = () =>
+        (ice.current ??= familyApi
+          .iceServers(callId)
+          .then((r) => r.iceServers as RTCIceServer[])
+          .catch(() => []));
+      if (localStream && answer.guests.some((g) => g.state === 'asked')) void iceServers();
       const admitted = answer.guests.filter((g) => g.state === 'admitted').map((g) => g.party);
       if (!localStream || (!mesh.current && !admitted.length && !answer.signals.length)) return;
       if (!mesh.current) {
-        ice.current ??= await familyApi
-          .iceServers(callId)
-          .then((r) => r.iceServers as RTCIceServer[])
-          .catch(() => []);
+        const servers = await iceServers();
         mesh.current ??= new FamilyMesh(
           answer.me,
           localStream,
-          ice.current,
+          servers,
           (to, kind, payload) => familyApi.signal(callId, to, kind, payload).then(() => undefined),
           setStreams,
         );
       }
       const m = mesh.current;
       for (const s of answer.signals) {
-        cursor.current = Math.max(cursor.current, s.id);
-        await m.handle(s).catch(() => undefined);
+        // Already handled from its event.
+        if (s.id <= cursor.current) continue;
+        cursor.current = s.id;
+        enqueue(m, s);
       }
+      await handling.current;
       m.sync(admitted);
     },
     [callId, localStream],
@@ -89,7 +103,23 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
   }, [refresh]);
   useStreamEvent(
     'family',
-    useCallback((e: FamilyEvent) => e.callId === callId && refresh(), [callId, refresh]),
+    useCallback(
+      (e: FamilyEvent) => {
+        if (e.callId !== callId) return;
+        // A guest's offer (or answer, candidate) answered from the event itself, with no read: when the mesh is
+        // up and no read is under way (a read in flight may bring earlier signals; it then reads this one too).
+        const s = e.signal;
+        if (s && mesh.current && !inFlight.current) {
+          if (s.id > cursor.current) {
+            cursor.current = s.id;
+            enqueue(mesh.current, s);
+          }
+          return;
+        }
+        refresh();
+      },
+      [callId, refresh],
+    ),
   );
   useStreamEvent('hello', refresh);
   useEffect(

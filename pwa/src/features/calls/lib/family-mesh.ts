@@ -5,6 +5,7 @@ import {
 } from '../../../../../api/contract/call-family';
 import type { SignalKind } from '../../../../../api/contract/calls';
 import { applyCallCodecs } from '../../video/lib/codecs';
+import { markCall } from '../../video/lib/marks';
 import { peerConfiguration } from '../../video/providers/p2p/peer';
 
 /**
@@ -104,6 +105,7 @@ export class FamilyMesh {
     const p = signal.payload as { sdp?: string; type?: RTCSdpType; candidate?: RTCIceCandidateInit };
     if (signal.kind === 'bye') return this.drop(from);
     if (signal.kind === 'offer') {
+      markCall(`family-offer-in:${from}`);
       // A new offer from a party replaces its connection (the other side started again).
       this.drop(from);
       const link = this.open(from);
@@ -112,12 +114,14 @@ export class FamilyMesh {
       await link.pc.setLocalDescription(await link.pc.createAnswer());
       await capVideo(link.pc);
       await gathered(link.pc);
+      markCall(`family-answer:${from}`);
       await this.send(from, 'answer', { type: 'answer', sdp: link.pc.localDescription?.sdp ?? '' });
       return;
     }
     const link = this.links.get(from);
     if (!link) return;
     if (signal.kind === 'answer' && link.pc.signalingState === 'have-local-offer') {
+      markCall(`family-answer-in:${from}`);
       await link.pc.setRemoteDescription({ type: 'answer', sdp: p.sdp ?? '' });
       await this.flush(link);
     } else if (signal.kind === 'candidate' && p.candidate) {
@@ -148,6 +152,9 @@ export class FamilyMesh {
     }
     applyCallCodecs(pc);
     const link: Link = { pc, stream: new MediaStream(), pending: [] };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'connected') markCall(`family-connected:${party}`);
+    };
     pc.ontrack = (e) => {
       if (!link.stream.getTracks().includes(e.track)) link.stream.addTrack(e.track);
       // A fresh stream object, so the tile's video element takes it again.
@@ -178,6 +185,7 @@ export class FamilyMesh {
     await gathered(link.pc);
     if (this.links.get(party) !== link) return;
     this.sentDescription.add(link.pc);
+    markCall(`family-offer:${party}`);
     await this.send(party, 'offer', { type: 'offer', sdp: link.pc.localDescription?.sdp ?? '' });
   }
 
