@@ -263,13 +263,14 @@ describe('family in the call', () => {
     await amma.page.getByTestId('guest-piece').getByText(shown!.name).waitFor({ timeout: 10_000 });
     await waitForText(akka.firefox, shown!.name, { within: '[data-testid="guest-piece"]', timeout: 10_000 });
 
-    // Amma likes it: the customer and the jeweller see it.
+    // Amma likes it: the customer and the jeweller see it, both watched at once (a like shows for 6 s from
+    // when each side has it: watched one after the other, the second side's could be gone already).
     await amma.page.getByRole('button', { name: `I like this one: ${shown!.name}` }).click();
-    for (const side of [customer.page, seller.page])
-      await side
-        .getByTestId('family-like')
-        .getByText(`Amma likes ${shown!.name}`)
-        .waitFor({ timeout: 10_000 });
+    await Promise.all(
+      [customer.page, seller.page].map((side) =>
+        side.getByTestId('family-like').getByText(`Amma likes ${shown!.name}`).waitFor({ timeout: 10_000 }),
+      ),
+    );
 
     // Akka (Firefox) leaves: the others stay connected.
     await clickButton(akka.firefox, 'Leave');
