@@ -27,6 +27,8 @@ const SELLER_EMAIL = 'seller@nagai.test';
 const PASSWORD = DEMO_PASSWORD;
 const STORE = '/lakshmi-jewellers';
 const SHOP = 'Lakshmi Jewellers';
+/** The family guest's thin link (issue #52), each way: under one guest link's video cap of 300 kbit/s × 2. */
+const GUEST_KBIT = 500;
 
 let lab: Lab;
 let customerBrowser: Browser;
@@ -576,6 +578,150 @@ describe.skipIf(!!unavailable)('calls across two symmetric NATs', () => {
       await c.page.getByRole('button', { name: 'End call' }).click();
     } finally {
       lab.customerRate(undefined);
+      await hangUpAndClose(c, j);
+    }
+  }, 240_000);
+
+  /**
+   * In the page: for each connected peer connection with a family tile's stream, the selected pair's
+   * candidate types and the video bitrate received and sent over `ms` (kbit/s).
+   */
+  function meshLinks(page: Page, ms: number) {
+    return page.evaluate(async (window_) => {
+      const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter(
+        (p) => p.connectionState === 'connected',
+      );
+      const read = async (pc: RTCPeerConnection) => {
+        const byId = new Map<string, Record<string, unknown>>();
+        (await pc.getStats()).forEach((s: Record<string, unknown>) => byId.set(s.id as string, s));
+        let inBytes = 0;
+        let outBytes = 0;
+        let pair: string[] = [];
+        for (const s of byId.values()) {
+          if (s.type === 'inbound-rtp' && s.kind === 'video') inBytes += Number(s.bytesReceived ?? 0);
+          if (s.type === 'outbound-rtp' && s.kind === 'video') outBytes += Number(s.bytesSent ?? 0);
+          if (s.type === 'transport' && s.selectedCandidatePairId) {
+            const p = byId.get(s.selectedCandidatePairId as string);
+            pair = [p?.localCandidateId, p?.remoteCandidateId].map(
+              (id) => byId.get(id as string)?.candidateType as string,
+            );
+          }
+        }
+        return { inBytes, outBytes, pair };
+      };
+      const before = await Promise.all(pcs.map(read));
+      await new Promise((r) => setTimeout(r, window_));
+      const after = await Promise.all(pcs.map(read));
+      return after.map((a, i) => ({
+        pair: a.pair,
+        inKbit: Math.round(((a.inBytes - before[i]!.inBytes) * 8) / window_),
+        outKbit: Math.round(((a.outBytes - before[i]!.outBytes) * 8) / window_),
+      }));
+    }, ms);
+  }
+
+  /** The parties whose family tile plays in the page, frames advancing (one's own tile left out). */
+  function playingTiles(page: Page) {
+    return page.evaluate(async () => {
+      const tiles = [
+        ...document.querySelectorAll<HTMLElement>('[data-testid="family-tile"]:not([data-self])'),
+      ];
+      const at = tiles.map((t) => t.querySelector('video')!.currentTime);
+      await new Promise((r) => setTimeout(r, 600));
+      return tiles
+        .filter((t, i) => {
+          const v = t.querySelector('video')!;
+          return v.videoWidth > 0 && !v.paused && v.currentTime > at[i]!;
+        })
+        .map((t) => t.dataset.party!);
+    });
+  }
+  /** Waits until the tiles of `count` parties play in the page (give-up wait: `ms`). */
+  async function tilesPlaying(page: Page, count: number, ms: number, label: string) {
+    const deadline = Date.now() + ms;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      seen = await playingTiles(page);
+      if (seen.length >= count) return seen;
+    }
+    throw new Error(`${label}: tiles playing ${JSON.stringify(seen)}, expected ${count}`);
+  }
+
+  it('a guest behind a third NAT on a 500 kbit/s link: admitted, sees both, is seen, gets the piece shown, leaves cleanly', async () => {
+    const guestBrowser = await lab.launchBrowser('guest');
+    const j = await jeweller();
+    const c = await customer();
+    const g = await appContext(guestBrowser);
+    try {
+      await connectCall(c, j);
+      await Promise.all([remoteVideo(c.page, 20_000), remoteVideo(j.page, 20_000)]);
+
+      // The customer's link for one person.
+      await c.page.getByRole('button', { name: 'Invite family' }).click();
+      const dialog = c.page.getByRole('dialog', { name: 'Invite family to this call' });
+      const link = await dialog.getByTestId('family-link').inputValue({ timeout: 10_000 });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // The guest opens it (the app installed on an open link), then the link goes thin for the call.
+      const guest = await g.newPage();
+      await guest.goto(new URL(link).pathname);
+      await guest
+        .getByRole('heading', { name: `Join the video call at ${SHOP}` })
+        .waitFor({ timeout: 30_000 });
+      await guest.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      lab.guestRate(GUEST_KBIT);
+      await guest.getByRole('textbox', { name: 'Your name' }).fill('Amma');
+      await guest.getByRole('button', { name: 'Ask to join' }).click();
+      await j.page.getByTestId('family-requests').getByText('Amma').waitFor({ timeout: 10_000 });
+      const admitAt = Date.now();
+      await j.page.getByRole('button', { name: 'Admit Amma' }).click();
+
+      // Everyone sees everyone: the guest both, the customer and the jeweller the guest; the call's own video on.
+      await tilesPlaying(guest, 2, 30_000, 'the guest sees the customer and the jeweller');
+      console.log(`relayed guest on ${GUEST_KBIT} kbit/s: admit → both videos ${Date.now() - admitAt} ms`);
+      const [seenByC, seenByJ] = await Promise.all([
+        tilesPlaying(c.page, 1, 20_000, 'the customer sees the guest'),
+        tilesPlaying(j.page, 1, 20_000, 'the jeweller sees the guest'),
+        remoteVideo(c.page, 5_000),
+        remoteVideo(j.page, 5_000),
+      ]);
+      expect(seenByC).toEqual(seenByJ);
+
+      // Each of the guest's two connections goes through the relay (one end of its selected pair).
+      const links = await meshLinks(guest, 5_000);
+      console.log(`relayed guest on ${GUEST_KBIT} kbit/s, per link over 5 s: ${JSON.stringify(links)}`);
+      expect(links, lab.logs().slice(-4000)).toHaveLength(2);
+      for (const l of links) expect(l.pair).toContain('relay');
+
+      // The jeweller shows a piece: it reaches the guest.
+      const shown = await j.page.evaluate(async () => {
+        const callId = Number(document.querySelector('[data-call-id]')?.getAttribute('data-call-id'));
+        const res = await fetch(`/_api/call/products?callId=${callId}`);
+        const { products } = (await res.json()) as { products: { id: number; name: string }[] };
+        const share = await fetch('/_api/call/share', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ callId, productIds: [products[0]!.id] }),
+        });
+        return { status: share.status, name: products[0]!.name };
+      });
+      expect(shown.status).toBe(201);
+      await guest.getByTestId('guest-piece').getByText(shown.name).waitFor({ timeout: 10_000 });
+
+      // The guest leaves: the call goes on, both ways.
+      await guest.getByRole('button', { name: 'Leave' }).click();
+      await guest.getByText('You left the call.').waitFor({ timeout: 10_000 });
+      for (const page of [c.page, j.page])
+        await page.getByTestId('family-tile').waitFor({ state: 'detached', timeout: 10_000 });
+      const [cBefore, jBefore] = [(await received(c.page)).frames, (await received(j.page)).frames];
+      await Promise.all([framesAfter(c.page, cBefore, 5_000), framesAfter(j.page, jBefore, 5_000)]);
+      const pair = await selectedPair(c.page);
+      expect([pair?.local, pair?.remote]).toContain('relay');
+      await c.page.getByRole('button', { name: 'End call' }).click();
+    } finally {
+      lab.guestRate(undefined);
+      await g.close().catch(() => undefined);
+      await guestBrowser.close().catch(() => undefined);
       await hangUpAndClose(c, j);
     }
   }, 240_000);

@@ -13,11 +13,12 @@ import puppeteer, { type Browser as FirefoxBrowser } from 'puppeteer-core';
  *
  *   customer 10.0.1.2 ─eth0─ [wanA: an L2 hop] ─lan─ natA ─wan 203.0.113.2─┐
  *                                                                          br0 in "pub": 203.0.113.1
- *   jeweller 10.0.2.2 ─eth0──────────────────────── natB ─wan 203.0.113.3─┘  the API (:8080) and coturn (:3478)
+ *   jeweller 10.0.2.2 ─eth0──────────────────────── natB ─wan 203.0.113.3─┤  the API (:8080) and coturn (:3478)
+ *   guest    10.0.3.2 ─eth0──────────────────────── natC ─wan 203.0.113.4─┘
  *
  * Each NAT is symmetric (nftables masquerade with fully random ports: every new destination gets a new
  * public port), so even with STUN the two browsers cannot reach each other directly; only our relay joins
- * them. "pub" does not forward, so the private networks never meet. The hop on the customer's side is where
+ * them (the guest of a family call, issue #52, likewise). "pub" does not forward, so the private networks never meet. The hop on the customer's side is where
  * a bad link is made: loss by an nftables random-drop rule, a bandwidth cap by `tc tbf`, an outage by taking
  * the NAT's inside link down. These kernels have no netem.
  */
@@ -90,13 +91,22 @@ function run(cmd: string, args: string[], input?: string): string {
   return execFileSync(cmd, args, { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString();
 }
 
-export type Side = 'customer' | 'jeweller';
+export type Side = 'customer' | 'jeweller' | 'guest';
 
 export interface Lab {
   /** Namespace names. */
-  ns: { pub: string; natA: string; natB: string; hostA: string; hostB: string; wanA: string };
+  ns: {
+    pub: string;
+    natA: string;
+    natB: string;
+    natC: string;
+    hostA: string;
+    hostB: string;
+    hostC: string;
+    wanA: string;
+  };
   turnSecret: string;
-  /** A headless Chromium living in the customer's or the jeweller's network. */
+  /** A headless Chromium living in the customer's, the jeweller's or the guest's network. */
   launchBrowser(side: Side): Promise<Browser>;
   /** A headless Firefox ESR (driven by puppeteer-core over WebDriver BiDi) in that network. */
   launchFirefox(side: Side): Promise<FirefoxBrowser>;
@@ -115,6 +125,8 @@ export interface Lab {
   customerRate(kbit: number | undefined): void;
   /** Holds every frame on the customer's link this long each way (0: a plain bridge again). */
   customerDelay(ms: number): Promise<void>;
+  /** Caps the guest's link at this rate each way (undefined removes the cap). */
+  guestRate(kbit: number | undefined): void;
   /** Everything the API and coturn printed, for a failing test's message. */
   logs(): string;
   down(): Promise<void>;
@@ -148,8 +160,10 @@ export function buildLab(): Lab {
     pub: `nagai-${id}-pub`,
     natA: `nagai-${id}-natA`,
     natB: `nagai-${id}-natB`,
+    natC: `nagai-${id}-natC`,
     hostA: `nagai-${id}-hostA`,
     hostB: `nagai-${id}-hostB`,
+    hostC: `nagai-${id}-hostC`,
     wanA: `nagai-${id}-wanA`,
   };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `nagai-lab-${id}-`));
@@ -219,11 +233,11 @@ export function buildLab(): Lab {
     );
     ipn(ns.pub, 'route', 'add', 'default', 'via', '203.0.113.254');
 
-    for (const side of ['A', 'B'] as const) {
-      const nat = side === 'A' ? ns.natA : ns.natB;
-      const host = side === 'A' ? ns.hostA : ns.hostB;
-      const wan = side === 'A' ? '203.0.113.2' : '203.0.113.3';
-      const lan = side === 'A' ? '10.0.1' : '10.0.2';
+    for (const side of ['A', 'B', 'C'] as const) {
+      const nat = { A: ns.natA, B: ns.natB, C: ns.natC }[side];
+      const host = { A: ns.hostA, B: ns.hostB, C: ns.hostC }[side];
+      const wan = { A: '203.0.113.2', B: '203.0.113.3', C: '203.0.113.4' }[side];
+      const lan = { A: '10.0.1', B: '10.0.2', C: '10.0.3' }[side];
       run('ip', [
         'link',
         'add',
@@ -379,6 +393,30 @@ export function buildLab(): Lab {
   );
 
   // Chromium inherits the namespace of the program that starts it: Playwright starts this wrapper.
+  const hostOf = (side: Side) => ({ customer: ns.hostA, jeweller: ns.hostB, guest: ns.hostC })[side];
+  /** Both ends of a link send through a token bucket: the cap holds each way. */
+  const rate = (ends: readonly (readonly [string, string])[], kbit: number | undefined) => {
+    for (const [n, dev] of ends) {
+      spawnSync('ip', ['netns', 'exec', n, 'tc', 'qdisc', 'del', 'dev', dev, 'root']);
+      if (kbit !== undefined)
+        inNs(
+          n,
+          'tc',
+          'qdisc',
+          'add',
+          'dev',
+          dev,
+          'root',
+          'tbf',
+          'rate',
+          `${kbit}kbit`,
+          'burst',
+          '16kb',
+          'latency',
+          '400ms',
+        );
+    }
+  };
   const wrapper = (n: string) => {
     const file = path.join(tmp, `chromium-${n}`);
     fs.writeFileSync(file, `#!/bin/sh\nexec ip netns exec ${n} ${CHROMIUM} "$@"\n`, { mode: 0o755 });
@@ -389,7 +427,7 @@ export function buildLab(): Lab {
     ns,
     turnSecret,
     async launchFirefox(side) {
-      const n = side === 'customer' ? ns.hostA : ns.hostB;
+      const n = hostOf(side);
       const port = await freePort();
       const sock = path.join(tmp, `firefox-${side}-${port}.sock`);
       // Inside the network: the socket leads to Firefox's BiDi port; here: the same port number leads to it.
@@ -441,7 +479,7 @@ export function buildLab(): Lab {
     },
     async launchBrowser(side) {
       const browser = await chromium.launch({
-        executablePath: wrapper(side === 'customer' ? ns.hostA : ns.hostB),
+        executablePath: wrapper(hostOf(side)),
         headless: true,
         args: [
           '--no-sandbox',
@@ -576,31 +614,22 @@ export function buildLab(): Lab {
       );
     },
     customerRate(kbit) {
-      // Both ends of the customer's link send through a token bucket: the cap holds each way.
-      for (const [n, dev] of [
-        [ns.hostA, 'eth0'],
-        [ns.natA, 'lan'],
-      ] as const) {
-        spawnSync('ip', ['netns', 'exec', n, 'tc', 'qdisc', 'del', 'dev', dev, 'root']);
-        if (kbit !== undefined) {
-          inNs(
-            n,
-            'tc',
-            'qdisc',
-            'add',
-            'dev',
-            dev,
-            'root',
-            'tbf',
-            'rate',
-            `${kbit}kbit`,
-            'burst',
-            '16kb',
-            'latency',
-            '400ms',
-          );
-        }
-      }
+      rate(
+        [
+          [ns.hostA, 'eth0'],
+          [ns.natA, 'lan'],
+        ],
+        kbit,
+      );
+    },
+    guestRate(kbit) {
+      rate(
+        [
+          [ns.hostC, 'eth0'],
+          [ns.natC, 'lan'],
+        ],
+        kbit,
+      );
     },
     async customerDelay(ms) {
       const hop = children.hop;

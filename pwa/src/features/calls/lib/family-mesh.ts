@@ -13,7 +13,7 @@ import { peerConfiguration } from '../../video/providers/p2p/peer';
  * party that is a guest, or for a guest, per other party. The customer–jeweller connection is the call's own
  * and is not here. Who offers: a guest offers to the customer and the jeweller, and the later guest (the
  * higher id) to the earlier one. Descriptions wait up to MESH_GATHER_MS for their candidates (host ones, all
- * loopback and a LAN need, come in milliseconds); later candidates trickle.
+ * loopback and a LAN need, come in milliseconds); later candidates trickle, the offer's and the answer's.
  */
 export const MESH_GATHER_MS = 250;
 
@@ -115,6 +115,10 @@ export class FamilyMesh {
       await capVideo(link.pc);
       await gathered(link.pc);
       markCall(`family-answer:${from}`);
+      // The answer's later candidates trickle too: an engine that names its host candidates by mDNS
+      // (Firefox) has no address of this side to check but those in the answer, and a relay candidate
+      // often comes after MESH_GATHER_MS.
+      this.sentDescription.add(link.pc);
       await this.send(from, 'answer', { type: 'answer', sdp: link.pc.localDescription?.sdp ?? '' });
       return;
     }
