@@ -30,6 +30,7 @@ import * as m0029 from './migrations/0029_cancel_reasons';
 import * as m0030 from './migrations/0030_shop_events';
 import * as m0032 from './migrations/0032_call_activity';
 import * as m0033 from './migrations/0033_call_family';
+import * as m0034 from './migrations/0034_call_guest_account';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0030_shop_events': m0030,
   '0032_call_activity': m0032,
   '0033_call_family': m0033,
+  '0034_call_guest_account': m0034,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -41,7 +41,7 @@ export const callFamilyFeature: Feature = (router) => {
 
   endpoint(router, R.familyAsk, {
     input: familyAskSchema,
-    handle: (deps, _user, { token, name }, exchange) => askToJoin(deps, exchange.ip, token, name),
+    handle: (deps, user, ask, exchange) => askToJoin(deps, exchange.ip, user, ask),
   });
 
   endpoint(router, R.familyState, {
