@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../../../api/contract/accounts';
 import { buttonClasses } from '../../../components/ui/button';
@@ -34,24 +34,27 @@ export function AskAsAccount({ user, asking, onAsk }: { user: User; asking: bool
 
 /**
  * A visitor on the join page may sign in by a code to their mobile number (where the server offers mobile
- * sign-in); the page then offers AskAsAccount.
+ * sign-in); the page then offers AskAsAccount. While it is open the page hides its own name field (a new
+ * number's step asks the account's name), and Cancel goes back to joining under a name.
  */
-export function GuestSignIn() {
+export function GuestSignIn({ open, onOpen }: { open: boolean; onOpen: (open: boolean) => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   const availability = useQuery(mobileAvailabilityQuery());
   if (!availability.data?.available) return null;
   if (!open)
     return (
-      <button type="button" onClick={() => setOpen(true)} className={buttonClasses('outline', 'md')}>
+      <button type="button" onClick={() => onOpen(true)} className={buttonClasses('outline', 'md')}>
         {t('family.join.signIn')}
       </button>
     );
   return (
-    <div className="flex flex-col gap-2">
+    <div className="flex flex-col gap-2" data-testid="guest-sign-in">
       <p className="text-sm text-muted">{t('family.join.signInHint')}</p>
       {/* A correct code sets the session: the page then offers "Ask to join as …". */}
-      <MobileSignIn onSuccess={() => setOpen(false)} />
+      <MobileSignIn onSuccess={() => onOpen(false)} />
+      <button type="button" onClick={() => onOpen(false)} className={buttonClasses('ghost', 'md')}>
+        {t('common.cancel')}
+      </button>
     </div>
   );
 }

@@ -54,6 +54,7 @@ export default function FamilyJoinPage() {
   const [error, setError] = useState<string | null>(null);
   const [left, setLeft] = useState(false);
   const me = useQuery(sessionQuery()).data ?? null;
+  const [signingIn, setSigningIn] = useState(false);
   const link = useQuery({
     queryKey: ['family', 'open', token],
     queryFn: () => guestApi.open(token),
@@ -147,37 +148,39 @@ export default function FamilyJoinPage() {
         {t('family.join.camera')}
       </label>
       {me && <AskAsAccount user={me} asking={asking} onAsk={() => void ask({ asAccount: true })} />}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void ask({ name });
-        }}
-        className="flex flex-col gap-4"
-      >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={nameId} className="font-medium">
-            {t(me ? 'family.join.otherName' : 'family.join.name')}
-          </label>
-          <input
-            id={nameId}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={FAMILY_NAME_MAX}
-            autoComplete={me ? 'off' : 'name'}
-            className="h-11 rounded-md border border-stone-300 px-3"
-          />
-        </div>
-        <button
-          type="submit"
-          disabled={asking || !name.trim()}
-          className={buttonClasses(me ? 'outline' : 'primary', 'lg')}
+      {!signingIn && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void ask({ name });
+          }}
+          className="flex flex-col gap-4"
         >
-          {asking && !me && <Spinner className="h-5 w-5" />}
-          {t('family.join.ask')}
-        </button>
-      </form>
-      {!me && <GuestSignIn />}
+          <div className="flex flex-col gap-1">
+            <label htmlFor={nameId} className="font-medium">
+              {t(me ? 'family.join.otherName' : 'family.join.name')}
+            </label>
+            <input
+              id={nameId}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={FAMILY_NAME_MAX}
+              autoComplete={me ? 'off' : 'name'}
+              className="h-11 rounded-md border border-stone-300 px-3"
+            />
+          </div>
+          <button
+            type="submit"
+            disabled={asking || !name.trim()}
+            className={buttonClasses(me ? 'outline' : 'primary', 'lg')}
+          >
+            {asking && !me && <Spinner className="h-5 w-5" />}
+            {t('family.join.ask')}
+          </button>
+        </form>
+      )}
+      {!me && <GuestSignIn open={signingIn} onOpen={setSigningIn} />}
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error}
