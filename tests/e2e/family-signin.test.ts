@@ -90,7 +90,7 @@ describe('a guest who signs in', () => {
     await requests.getByText('மீனாட்சி', { exact: true }).waitFor({ timeout: 10_000 });
     expect(await requests.getByText('சுந்தரம்').count()).toBe(0);
     await requests.getByRole('button', { name: 'Admit மீனாட்சி' }).click();
-    await guest.page.getByRole('button', { name: ta.family.call.leave }).waitFor({ timeout: 20_000 });
+    await guest.page.getByRole('button', { name: ta.family.leave }).waitFor({ timeout: 20_000 });
 
     // The customer, signed in, opens their own call's link: offered to join as themselves, and refused.
     await customer.page.getByRole('button', { name: 'Invite family' }).click();
