@@ -31,6 +31,7 @@ import * as m0030 from './migrations/0030_shop_events';
 import * as m0032 from './migrations/0032_call_activity';
 import * as m0033 from './migrations/0033_call_family';
 import * as m0034 from './migrations/0034_family_guest_stream';
+import * as m0035 from './migrations/0035_call_guest_account';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0032_call_activity': m0032,
   '0033_call_family': m0033,
   '0034_family_guest_stream': m0034,
+  '0035_call_guest_account': m0035,
 };
 
 const source: Knex.MigrationSource<string> = {

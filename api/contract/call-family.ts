@@ -92,6 +92,9 @@ export const FAMILY_MESSAGES = {
   invalidParty: 'to must name a party of the call.',
   invalidLike: "kind must be 'heart' or 'like'.",
   tooManyOpens: 'Too many tries. Please wait a few minutes.',
+  ownCall: 'You are already in this call. This link is for someone you invite.',
+  alreadyGuest: 'You are already a guest in this call.',
+  signInFirst: 'Please sign in to join as yourself.',
 } as const;
 
 export const FAMILY_ERROR_CODES = {
@@ -110,6 +113,9 @@ export const FAMILY_ERROR_CODES = {
   notShown: 'family_not_shown',
   cannotDecide: 'family_cannot_decide',
   tooManyOpens: 'rate_limited',
+  ownCall: 'family_own_call',
+  alreadyGuest: 'family_already_guest',
+  signInFirst: 'family_sign_in_first',
 } as const;
 
 /** An invitation or guest token: 43 characters of base64url (32 random bytes). */
@@ -121,15 +127,25 @@ const token = z
 export const familyInviteSchema = z.object({ callId: positiveId('callId must be a positive integer.') });
 /** POST /_api/family/open: what a link shows before the guest gives a name. */
 export const familyOpenSchema = z.object({ token });
-/** POST /_api/family/ask: the guest asks to join. */
-export const familyAskSchema = z.object({
-  token,
-  name: z
-    .string({ error: FAMILY_MESSAGES.invalidName })
-    .trim()
-    .min(1, { error: FAMILY_MESSAGES.invalidName })
-    .max(FAMILY_NAME_MAX, { error: FAMILY_MESSAGES.invalidName }),
-});
+const guestName = z
+  .string({ error: FAMILY_MESSAGES.invalidName })
+  .trim()
+  .min(1, { error: FAMILY_MESSAGES.invalidName })
+  .max(FAMILY_NAME_MAX, { error: FAMILY_MESSAGES.invalidName });
+/**
+ * POST /_api/family/ask: the guest asks to join, under a name they give, or (`asAccount`) as the account the
+ * session is signed in to, under its first name (the name given, if any, is then not used).
+ */
+export const familyAskSchema = z
+  .object({
+    token,
+    asAccount: z.boolean({ error: 'asAccount must be true or false.' }).default(false),
+    name: z.string({ error: FAMILY_MESSAGES.invalidName }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.asAccount && !guestName.safeParse(v.name).success)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: FAMILY_MESSAGES.invalidName });
+  });
 /** POST /_api/family/decide: the jeweller admits, declines or removes a guest. */
 export const familyDecideSchema = z.object({
   callId: positiveId('callId must be a positive integer.'),

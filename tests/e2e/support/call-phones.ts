@@ -15,11 +15,14 @@ export const PHONE = { width: 360, height: 640 };
  * the next test's call would be refused and never ring. After each test, whatever call it left live is ended,
  * then its phones are closed.
  */
-export function callPhones(): { phone: (locale?: 'ta') => Promise<{ context: BrowserContext; page: Page }> } {
+export function callPhones(
+  /** Chromium's extra flags for the file (a fake camera that plays a face: try-on.test.ts), if any. */
+  args: () => Promise<string[]> = async () => [],
+): { phone: (locale?: 'ta') => Promise<{ context: BrowserContext; page: Page }> } {
   let browser: Browser;
   const phones = new Set<BrowserContext>();
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser(await args());
   });
   afterAll(async () => browser?.close());
   afterEach(() => endLiveCallsAndClose(phones));

@@ -42,7 +42,7 @@ export const callFamilyFeature: Feature = (router, { deps }) => {
 
   endpoint(router, R.familyAsk, {
     input: familyAskSchema,
-    handle: (deps, _user, { token, name }, exchange) => askToJoin(deps, exchange.ip, token, name),
+    handle: (deps, user, ask, exchange) => askToJoin(deps, exchange.ip, user, ask),
   });
 
   endpoint(router, R.familyState, {

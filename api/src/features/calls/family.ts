@@ -8,6 +8,7 @@ import {
   FAMILY_MAX_GUESTS,
   FAMILY_MAX_INVITES_PER_CALL,
   FAMILY_MAX_INVITES_PER_DAY,
+  FAMILY_NAME_MAX,
   FAMILY_MESSAGES as MSG,
   FAMILY_OPEN_RATE,
   type FamilyAskResponse,
@@ -160,26 +161,57 @@ export async function openInvite(deps: FamilyDeps, ip: string, token: string): P
   };
 }
 
+/** An account's first name: a guest who signed in joins under it (the rest of the name stays theirs). */
+const firstName = (name: string) => (name.trim().split(/\s+/)[0] ?? '').slice(0, FAMILY_NAME_MAX);
+
+const isAccountTaken = (err: unknown) => {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === 'call_guests_account_idx' ||
+      (typeof e.message === 'string' && e.message.includes('call_guests_account_idx')))
+  );
+};
+
 /**
  * The guest gives a name and asks to join: the link is used up (one guest per link) and the guest gets a
- * token of their own. One guarded update: of two asks with one link, exactly one wins.
+ * token of their own. One guarded update: of two asks with one link, exactly one wins. A guest signed in who
+ * asks `asAccount` joins under the account's first name and the row keeps the account; the call's own
+ * customer or jeweller is refused whichever way they ask, before the link is used.
  */
 export async function askToJoin(
   deps: FamilyDeps,
   ip: string,
-  token: string,
-  name: string,
+  user: SessionUser | undefined,
+  ask: { token: string; name?: string | undefined; asAccount: boolean },
 ): Promise<FamilyAskResponse> {
   await limitOpens(deps, ip);
+  const { token } = ask;
+  if (user) {
+    const invite = await inviteByToken(deps.db, token);
+    const call = invite && (await familyCall(deps.db, invite.call_id));
+    if (call && (call.caller_id === user.id || call.seller_id === user.id))
+      throw conflict(MSG.ownCall, CODES.ownCall);
+  }
+  if (ask.asAccount && !user) throw unauthorized(MSG.signInFirst, CODES.signInFirst);
+  const account = ask.asAccount ? user! : null;
+  const name = account ? firstName(account.displayName) : (ask.name ?? '').trim();
   const now = deps.clock.now();
   const guestToken = newToken();
-  const { rows } = (await deps.db.raw(
-    `update call_guests g set state = 'asked', name = ?, guest_hash = ?, asked_at = ?, seen_at = ?
-       from calls c
-      where g.invite_hash = ? and g.state = 'invited' and c.id = g.call_id and c.status = 'active'
-      returning g.id, g.call_id`,
-    [name, hashToken(guestToken), now, now, hashToken(token)],
-  )) as { rows: { id: number; call_id: number }[] };
+  let rows: { id: number; call_id: number }[];
+  try {
+    ({ rows } = (await deps.db.raw(
+      `update call_guests g set state = 'asked', name = ?, user_id = ?, guest_hash = ?, asked_at = ?, seen_at = ?
+         from calls c
+        where g.invite_hash = ? and g.state = 'invited' and c.id = g.call_id and c.status = 'active'
+        returning g.id, g.call_id`,
+      [name, account?.id ?? null, hashToken(guestToken), now, now, hashToken(token)],
+    )) as { rows: { id: number; call_id: number }[] });
+  } catch (err) {
+    // The account is already waiting or in this call as a guest (the partial unique index of migration 0035).
+    if (isAccountTaken(err)) throw conflict(MSG.alreadyGuest, CODES.alreadyGuest);
+    throw err;
+  }
   if (rows[0]) return { guestId: rows[0].id, callId: rows[0].call_id, guestToken };
   const invite = await inviteByToken(deps.db, token);
   if (!invite) throw notFound(MSG.linkNotFound, CODES.linkNotFound);

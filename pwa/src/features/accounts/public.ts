@@ -4,3 +4,6 @@
  * in is read through lib/session.ts.
  */
 export { LoginForm } from './components/login-form';
+/** Sign-in by a mobile code, and whether the server offers it (the family join page, issue #52). */
+export { MobileSignIn } from './components/mobile-sign-in';
+export { mobileAvailabilityQuery } from './api';

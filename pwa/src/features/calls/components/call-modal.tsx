@@ -23,7 +23,7 @@ import { initials } from '../../../lib/format';
 import { translateMessage } from '../../../lib/i18n';
 import { videoQueries } from '../../video/api';
 import { useVideoRoom } from '../../video/hooks/use-video-room';
-import { FamilyInCall } from '../family/family-in-call';
+import { FamilyInCall, useSharedVideo } from '../family/family-in-call';
 import { markCall } from '../../video/lib/marks';
 import { useStreamPlayback } from '../../video/hooks/use-stream-playback';
 import type { ProductHold } from '../../../../../api/contract/call-selling';
@@ -239,6 +239,7 @@ export default function CallModal() {
     onMeetingOver: endMeeting,
   });
   const { items, add, ready } = useCallItems(callId);
+  const video = useSharedVideo(room); // the try-on's picture goes to the jeweller and to every guest
   // Guests join the p2p mesh; a call on Twilio offers no family yet (docs/product-rules.md §21.4).
   const p2p = useQuery({ ...videoQueries.token(callId), enabled: false }).data?.provider === 'p2p';
   // The customer's holds of the call's pieces, for the cards, the viewer and the chat alike: those made now,
@@ -477,14 +478,12 @@ export default function CallModal() {
               name={user.displayName}
               label={t('calls.modal.localVideo')}
             />
-            {!overlay && p2p && (
-              // Family in the call (issue #52): the guests' videos, Invite family, the jeweller's Admit.
-              <FamilyInCall callId={callId} isSeller={isSeller} localStream={room.localStream} live />
-            )}
+            {/* Family in the call (issue #52): the guests' videos, Invite family, the jeweller's Admit. */}
+            {!overlay && p2p && <FamilyInCall callId={callId} isSeller={isSeller} video={video} live />}
             {!overlay && <CallNoticeLine notice={notice} hidden={panel === 'chat'} />}
             {!overlay && (
               // The customer tries a shown piece on: the call sends the composited picture (issue #36).
-              <CallTryOnProvider swap={{ camera: room.localStream, replace: room.replaceOutgoingVideo }}>
+              <CallTryOnProvider swap={video.swap}>
                 <CallItemsStrip
                   callId={callId}
                   items={items}

@@ -32,7 +32,9 @@ export const familyApi = {
 /** What a guest's page asks, with the guest's token in its header (never a cookie). */
 export const guestApi = {
   open: (token: string) => api.call(API_ROUTES.familyOpen, { token }),
-  ask: (token: string, name: string) => api.call(API_ROUTES.familyAsk, { token, name }),
+  /** Under a name given, or as the account signed in (under its first name). */
+  ask: (token: string, who: { name: string } | { asAccount: true }) =>
+    api.call(API_ROUTES.familyAsk, { token, ...who }),
   state: (
     guest: string,
     cursors: { after: number; afterItem: number; afterLike: number },

@@ -8,6 +8,9 @@ import { translateMessage } from '../../../lib/i18n';
 import { FamilyTile } from './family-tile';
 import { InviteFamily } from './invite-family';
 import { useFamilyCall } from './use-family-call';
+import type { SharedVideo } from './use-shared-video';
+
+export { useSharedVideo } from './use-shared-video';
 
 /** How long a like stays on the call's screen. */
 const LIKE_SHOWN_MS = 6_000;
@@ -34,16 +37,17 @@ export function LikeLine({ like }: { like: FamilyLike }) {
 export function FamilyInCall({
   callId,
   isSeller,
-  localStream,
+  video,
   live,
 }: {
   callId: number;
   isSeller: boolean;
-  localStream: MediaStream | null;
+  /** This side's camera, and the try-on's picture while one runs (sent to every guest too). */
+  video: SharedVideo;
   live: boolean;
 }) {
   const { t } = useTranslation();
-  const family = useFamilyCall(callId, localStream, live);
+  const family = useFamilyCall(callId, video.camera, live, video);
   const admitted = family.guests.filter((g) => g.state === 'admitted');
   const asking = family.guests.filter((g) => g.state === 'asked');
   const latest = family.likes.at(-1) ?? null;

@@ -11,6 +11,7 @@ import type { FamilyEvent } from '../../../../../api/contract/call-family';
 import { isStreamOpen, useStreamEvent } from '../../../lib/event-stream';
 import { FamilyMesh } from '../lib/family-mesh';
 import { familyApi } from './family-api';
+import type { SharedVideo } from './use-shared-video';
 
 /**
  * The family of a call as its customer or jeweller has it (issue #52): the guests who asked and their
@@ -18,7 +19,13 @@ import { familyApi } from './family-api';
  * opens, at once on every 'family' event, and every 2 s while the event stream is not open (6 s while it is);
  * a mesh signal that comes with its event is handled from it, without a read.
  */
-export function useFamilyCall(callId: number, localStream: MediaStream | null, enabled: boolean) {
+export function useFamilyCall(
+  callId: number,
+  localStream: MediaStream | null,
+  enabled: boolean,
+  /** The try-on's picture while one runs, sent instead of the camera on every link (use-shared-video.ts). */
+  video?: Pick<SharedVideo, 'sending' | 'follow'>,
+) {
   const [state, setState] = useState<{ guests: FamilyGuest[]; likes: FamilyLike[] }>({
     guests: [],
     likes: [],
@@ -34,6 +41,7 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
   const enqueue = (m: FamilyMesh, s: FamilySignal) => {
     handling.current = handling.current.then(() => m.handle(s).catch(() => undefined));
   };
+  useEffect(() => video?.follow((track) => mesh.current?.replaceVideo(track)), [video]);
 
   const apply = useCallback(
     async (answer: FamilyStateResponse) => {
@@ -57,6 +65,8 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
           (to, kind, payload) => familyApi.signal(callId, to, kind, payload).then(() => undefined),
           setStreams,
         );
+        // A try-on already running: the links made from now on send its picture.
+        mesh.current.replaceVideo(video?.sending() ?? null);
       }
       const m = mesh.current;
       for (const s of answer.signals) {
@@ -68,7 +78,7 @@ export function useFamilyCall(callId: number, localStream: MediaStream | null, e
       await handling.current;
       m.sync(admitted);
     },
-    [callId, localStream],
+    [callId, localStream, video],
   );
 
   /** One read at a time; a read asked for meanwhile runs once after it. */

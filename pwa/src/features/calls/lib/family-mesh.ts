@@ -72,6 +72,8 @@ async function gathered(pc: RTCPeerConnection): Promise<void> {
 
 export class FamilyMesh {
   private links = new Map<FamilyParty, Link>();
+  /** What replaceVideo set: sent instead of the camera's video track, also by new connections. */
+  private video: MediaStreamTrack | null = null;
   private closed = false;
 
   constructor(
@@ -134,11 +136,16 @@ export class FamilyMesh {
     }
   }
 
-  /** The camera changed (a try-on picture, the camera back on): every connection sends the new track. */
+  /**
+   * The video to send instead of the camera's (a try-on's picture), or null: the camera's again. Every
+   * connection sends it now, and every connection opened later (a guest admitted meanwhile) starts with it.
+   */
   replaceVideo(track: MediaStreamTrack | null): void {
+    this.video = track;
+    const next = track ?? this.local?.getVideoTracks()[0] ?? null;
     for (const { pc } of this.links.values())
       for (const s of pc.getSenders())
-        if (s.track?.kind === 'video' || (!s.track && track)) void s.replaceTrack(track);
+        if (s.track?.kind === 'video' || (!s.track && next)) void s.replaceTrack(next).catch(() => undefined);
   }
 
   close(): void {
@@ -148,7 +155,9 @@ export class FamilyMesh {
 
   private open(party: FamilyParty): Link {
     const pc = new RTCPeerConnection(peerConfiguration(this.iceServers));
-    if (this.local) for (const track of this.local.getTracks()) pc.addTrack(track, this.local);
+    if (this.local)
+      for (const track of this.local.getTracks())
+        pc.addTrack(track.kind === 'video' && this.video ? this.video : track, this.local);
     else {
       // A guest with camera and microphone off still receives everyone.
       pc.addTransceiver('audio', { direction: 'recvonly' });

@@ -7,7 +7,9 @@ import { Spinner } from '../../../components/ui/spinner';
 import { buttonClasses } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
+import { sessionQuery } from '../../../lib/session';
 import { guestApi } from '../family/family-api';
+import { AskAsAccount, GuestSignIn } from '../family/guest-account';
 import { GuestCall } from '../family/guest-call';
 import { keepGuestToken, keptGuestToken, useGuestCall } from '../family/use-guest-call';
 
@@ -37,7 +39,8 @@ function Centered({ children, testId }: { children: React.ReactNode; testId?: st
 
 /**
  * `/family/:token`: a guest joins a call from a link (issue #52, docs/product-rules.md §21.2). They see the
- * shop and the piece, give a name, choose camera on or off, ask, wait for the jeweller, and are in.
+ * shop and the piece, give a name (or sign in by a mobile code, or, signed in already, ask as themselves),
+ * choose camera on or off, ask, wait for the jeweller, and are in.
  */
 export default function FamilyJoinPage() {
   const { t } = useTranslation();
@@ -50,6 +53,8 @@ export default function FamilyJoinPage() {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [left, setLeft] = useState(false);
+  const me = useQuery(sessionQuery()).data ?? null;
+  const [signingIn, setSigningIn] = useState(false);
   const link = useQuery({
     queryKey: ['family', 'open', token],
     queryFn: () => guestApi.open(token),
@@ -60,13 +65,13 @@ export default function FamilyJoinPage() {
   const call = useGuestCall(left ? null : guestToken, local);
   useEffect(() => () => local?.getTracks().forEach((tr) => tr.stop()), [local]);
 
-  const ask = async (e: React.FormEvent) => {
-    e.preventDefault();
+  /** Asks under the name given, or as the account signed in (under its first name). */
+  const ask = async (who: { name: string } | { asAccount: true }) => {
     setAsking(true);
     setError(null);
     const media = await capture(camera);
     try {
-      const res = await guestApi.ask(token, name);
+      const res = await guestApi.ask(token, who);
       keepGuestToken(token, res.guestToken);
       setLocal(media);
       setGuestToken(res.guestToken);
@@ -133,41 +138,55 @@ export default function FamilyJoinPage() {
     <main className="mx-auto flex min-h-dvh max-w-md flex-col gap-4 p-5" data-testid="guest-join">
       <h1 className="text-xl font-semibold">{t('family.join.title', { shop: link.data.shopName })}</h1>
       {link.data.productName && <p>{t('family.join.about', { piece: link.data.productName })}</p>}
-      <form onSubmit={(e) => void ask(e)} className="flex flex-col gap-4">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={nameId} className="font-medium">
-            {t('family.join.name')}
-          </label>
-          <input
-            id={nameId}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={FAMILY_NAME_MAX}
-            autoComplete="name"
-            className="h-11 rounded-md border border-stone-300 px-3"
-          />
-        </div>
-        <label className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            checked={camera}
-            onChange={(e) => setCamera(e.target.checked)}
-            className="h-5 w-5"
-          />
-          {t('family.join.camera')}
-        </label>
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
-        <button type="submit" disabled={asking || !name.trim()} className={buttonClasses('primary', 'lg')}>
-          {asking && <Spinner className="h-5 w-5" />}
-          {t('family.join.ask')}
-        </button>
-        <p className="text-sm text-muted">{t('family.join.privacy')}</p>
-      </form>
+      <label className="flex items-center gap-3">
+        <input
+          type="checkbox"
+          checked={camera}
+          onChange={(e) => setCamera(e.target.checked)}
+          className="h-5 w-5"
+        />
+        {t('family.join.camera')}
+      </label>
+      {me && <AskAsAccount user={me} asking={asking} onAsk={() => void ask({ asAccount: true })} />}
+      {!signingIn && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void ask({ name });
+          }}
+          className="flex flex-col gap-4"
+        >
+          <div className="flex flex-col gap-1">
+            <label htmlFor={nameId} className="font-medium">
+              {t(me ? 'family.join.otherName' : 'family.join.name')}
+            </label>
+            <input
+              id={nameId}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={FAMILY_NAME_MAX}
+              autoComplete={me ? 'off' : 'name'}
+              className="h-11 rounded-md border border-stone-300 px-3"
+            />
+          </div>
+          <button
+            type="submit"
+            disabled={asking || !name.trim()}
+            className={buttonClasses(me ? 'outline' : 'primary', 'lg')}
+          >
+            {asking && !me && <Spinner className="h-5 w-5" />}
+            {t('family.join.ask')}
+          </button>
+        </form>
+      )}
+      {!me && <GuestSignIn open={signingIn} onOpen={setSigningIn} />}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <p className="text-sm text-muted">{t('family.join.privacy')}</p>
     </main>
   );
 }
