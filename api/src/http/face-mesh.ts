@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,9 +28,8 @@ if (VERSION !== FACE_MODEL_VERSION)
  * The model runs in its own page, framed with `sandbox="allow-scripts"` (an opaque origin: no cookies, no access
  * to the app, no storage): third-party model code never runs in the app's origin. The app posts it camera frames
  * and reads back landmarks (pwa/src/features/tryon/detector.ts); frames never leave the device. The page asks
- * the app for the bundle and the model files (the app fetches them through its service worker, which keeps them
- * after the first try-on, so a try-on works offline), so only this small page and its script come over the
- * frame's own requests.
+ * the app for the bundle and the model files (the app keeps them in its Cache Storage from the first try-on on,
+ * so a try-on works offline), so only this small page comes over the frame's own request: a navigation, which the browser's cache keeps for the app (a year, immutable).
  */
 export const FACE_MESH_BASE = FACE_MODEL_BASE;
 
@@ -54,22 +54,6 @@ const FILES: Record<string, string> = {
   'models/facemesh.bin': 'application/octet-stream',
   ...Object.fromEntries(FACE_WASM_FILES.map((f) => [f, 'application/wasm'])),
 };
-
-/**
- * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
- * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page (issue #46,
- * item 8). Never allow-same-origin: with allow-scripts it would undo the sandbox. The library's bundle arrives
- * from the app as bytes and is imported from a blob: URL (script-src blob:); it needs no 'unsafe-eval'. The app
- * accepts the page's messages by their source (`event.source === frame.contentWindow`,
- * pwa/src/features/tryon/detector.ts), not by origin, which is "null" for a sandboxed page.
- */
-const FRAME_CSP =
-  "default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; connect-src 'self' blob: data:; " +
-  "img-src 'self' blob: data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; " +
-  'sandbox allow-scripts';
-
-const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
-<script src="frame.js"></script></body></html>`;
 
 /**
  * The detector page's script. It asks the app (its parent) for each file by its path under the version's
@@ -168,6 +152,25 @@ const FRAME_JS = `(() => {
 })();
 `;
 
+/**
+ * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
+ * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page (issue #46,
+ * item 8). Never allow-same-origin: with allow-scripts it would undo the sandbox. Its one script is inline,
+ * allowed by its hash (a script file would be a request of the opaque origin, which the browser caches under an
+ * origin that is new on every load: it never comes from the cache, so the try-on would not start offline). The
+ * library's bundle arrives from the app as bytes and is imported from a blob: URL (script-src blob:); it needs no
+ * 'unsafe-eval'. The app accepts the page's messages by their source (`event.source === frame.contentWindow`,
+ * pwa/src/features/tryon/detector.ts), not by origin, which is "null" for a sandboxed page.
+ */
+const FRAME_CSP =
+  `default-src 'none'; script-src 'sha256-${crypto.createHash('sha256').update(FRAME_JS).digest('base64')}' ` +
+  "blob: 'wasm-unsafe-eval'; connect-src 'self' blob: data:; img-src 'self' blob: data:; worker-src 'self' blob:; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts";
+
+/** The detector page, its script inline: the page needs nothing else from the network to start (offline too). */
+const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
+<script>${FRAME_JS}</script></body></html>`;
+
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 /** Each file compressed once per process (the bundle is 2 MB raw: brotli brings it to about a quarter). */
@@ -180,11 +183,9 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
       const raw =
         name === 'frame.html'
           ? Buffer.from(FRAME_HTML)
-          : name === 'frame.js'
-            ? Buffer.from(FRAME_JS)
-            : name.startsWith('wasm/')
-              ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
-              : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
+          : name.startsWith('wasm/')
+            ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
+            : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
       const [br, gz] = await Promise.all([
         brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
         gzip(raw, { level: 9 }),
@@ -228,12 +229,7 @@ export function faceMeshAssets() {
       ctx.body = await modelSizes();
       return;
     }
-    const type =
-      name === 'frame.html'
-        ? 'text/html; charset=utf-8'
-        : name === 'frame.js'
-          ? 'text/javascript; charset=utf-8'
-          : FILES[name];
+    const type = name === 'frame.html' ? 'text/html; charset=utf-8' : FILES[name];
     if (!type) return next();
     const file = await compressedFile(name);
     const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');

@@ -1,3 +1,4 @@
+import { isTryOnCode, TRYON_CODE_CACHE } from '../../../../api/contract/face-model';
 import { acquireFaceDetector, faceModelReady, faceModelSizes, type FaceDetector } from './detector';
 import { SAVE_DATA_ASK_BYTES, type TryOnMachine } from './status';
 
@@ -43,4 +44,23 @@ export async function loadFaceModel(machine: TryOnMachine): Promise<FaceDetector
   });
   machine.dispatch({ type: 'model-ready' });
   return detector;
+}
+
+/** This module's file (a build's chunk): one of the try-on's code files kept for offline use. */
+export const MODEL_LOAD_CODE_URL = import.meta.url;
+
+/**
+ * Keeps the try-on's code files (the chunks' own URLs, `import.meta.url` of their modules) in TRYON_CODE_CACHE,
+ * which the service worker answers from first (sw/sw.ts): a try-on run before the worker controlled the page
+ * (a first visit) is kept too, so the next works offline. Usually the worker has put them there already; a
+ * file missing is fetched (from the browser's cache, as it was just loaded). A previous build's files go.
+ */
+export async function keepTryOnCode(urls: readonly string[]): Promise<void> {
+  if (!import.meta.env.PROD || typeof caches === 'undefined') return;
+  const keep = urls.filter((u) => isTryOnCode(new URL(u).pathname));
+  if (!keep.length) return;
+  const cache = await caches.open(TRYON_CODE_CACHE);
+  for (const url of keep) if (!(await cache.match(url))) await cache.add(url);
+  const current = new Set(keep);
+  for (const req of await cache.keys()) if (!current.has(req.url)) await cache.delete(req);
 }

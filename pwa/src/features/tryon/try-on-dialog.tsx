@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../../api/contract/catalog';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog';
-import { startTryOn, type TryOnEngine } from './engine';
+import { ENGINE_CODE_URL, startTryOn, type TryOnEngine } from './engine';
 import { tryOnKind } from './geometry';
-import { loadFaceModel } from './model-load';
-import { openFrontCamera, productPiece } from './piece-image';
+import { keepTryOnCode, loadFaceModel, MODEL_LOAD_CODE_URL } from './model-load';
+import { openFrontCamera, PIECE_IMAGE_CODE_URL, productPiece } from './piece-image';
 import { canTakePhoto, createTryOnMachine, statusMessage } from './status';
 
 /**
@@ -37,6 +37,13 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
         if (cancelled) return d.close();
         close = d.close;
         engine.current?.setDetector(d);
+        // The try-on ran: its code is kept for the next, offline too (its model's files already are).
+        void keepTryOnCode([
+          import.meta.url,
+          ENGINE_CODE_URL,
+          PIECE_IMAGE_CODE_URL,
+          MODEL_LOAD_CODE_URL,
+        ]).catch(() => undefined);
       },
       () => !cancelled && machine.dispatch({ type: 'failed', phase: 'model-failed' }),
     );
