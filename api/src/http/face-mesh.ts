@@ -59,7 +59,8 @@ const FILES: Record<string, string> = {
  * The detector page's script. It asks the app (its parent) for each file by its path under the version's
  * folder ({ type: 'file', path } → { type: 'file', path, bytes | error }; the app counts the bytes as they
  * arrive for the progress); imports the bundle from a blob: URL; runs Human with only the face detector and the
- * mesh (TensorFlow.js's WebGL backend, the CPU one where WebGL is missing); answers 'ready' once loaded and
+ * mesh (TensorFlow.js's WebGL backend, its WebAssembly one where WebGL is drawn in software); answers 'ready'
+ * once loaded (with where its start-up time went) and
  * every frame with { id, landmarks | null }: 468 points, x and y in 0..1 of the frame, z the depth in x's scale
  * (as MediaPipe's face mesh gives them: the mesh's raw depth is in its 192-pixel crop's units, the crop's width
  * is the face box's).
@@ -86,10 +87,13 @@ const FRAME_JS = `(() => {
   let human = null;
   let busy = false;
   async function start() {
+    const t0 = performance.now();
     const code = await file('dist/human.esm.js');
+    const t1 = performance.now();
     const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
     const { Human } = await import(url);
     URL.revokeObjectURL(url);
+    const t2 = performance.now();
     const off = { enabled: false };
     // WebGL where the device draws it on a GPU; TensorFlow.js's WebAssembly (SIMD) where WebGL is missing or
     // drawn in software (SwiftShader, llvmpipe), which is many times slower there than WebAssembly.
@@ -113,10 +117,11 @@ const FRAME_JS = `(() => {
       body: off, hand: off, object: off, gesture: off, segmentation: off,
     });
     await human.load();
-    // The first answer compiles the graph's shaders: once here, on a small blank picture, before 'ready'.
-    const blank = new OffscreenCanvas(64, 64);
-    await human.detect(blank);
-    post({ type: 'ready', backend: human.tf.getBackend() });
+    // No warm-up on a blank picture: the first camera frame is the warm-up (a blank one runs the detector only,
+    // and costs its time before the first real answer).
+    const t3 = performance.now();
+    // Where its start-up went (ms): waiting for the bundle, importing it, loading the backend and the models.
+    post({ type: 'ready', backend: human.tf.getBackend(), times: { bundle: t1 - t0, import: t2 - t1, load: t3 - t2 } });
   }
   window.addEventListener('message', async (e) => {
     if (e.source !== parent) return;

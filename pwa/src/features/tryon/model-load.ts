@@ -9,21 +9,27 @@ export function savesData(): boolean {
 }
 
 /**
- * The face model for a try-on (dialog or call), feeding its machine: the model's real sizes first (for
- * "Loading the try-on (N MB)" and its progress), then, on a phone that saves data and a download over
- * SAVE_DATA_ASK_BYTES, waits for the person's "Continue" (the machine's `ask` phase) before the download; then
- * the page's shared model with the bytes received as progress. A model already loaded starts at once.
+ * The face model for a try-on (dialog or call), feeding its machine: the model's real sizes (for "Loading the
+ * try-on (N MB)" and its progress), on a phone that saves data first, and if the download is over
+ * SAVE_DATA_ASK_BYTES, waits for the person's "Continue" (the machine's `ask` phase) before the download;
+ * elsewhere the sizes arrive while the page's shared model starts, with the bytes received as progress. A model already loaded starts at once.
  */
 export async function loadFaceModel(machine: TryOnMachine): Promise<FaceDetector> {
   if (!faceModelReady()) {
-    const sizes = await faceModelSizes().catch(() => null);
-    if (sizes)
-      machine.dispatch({
-        type: 'sizes',
-        total: sizes.total,
-        wireBytes: sizes.wire,
-        askFirst: savesData() && sizes.wire > SAVE_DATA_ASK_BYTES,
-      });
+    const asks = savesData();
+    const sizes = faceModelSizes().then(
+      (s) =>
+        machine.dispatch({
+          type: 'sizes',
+          total: s.total,
+          wireBytes: s.wire,
+          askFirst: asks && s.wire > SAVE_DATA_ASK_BYTES,
+        }),
+      () => undefined,
+    );
+    // Only a phone that saves data waits for the sizes (its question) before the download; any other starts the
+    // model at once and shows the size when it arrives (a round trip less before the model starts).
+    if (asks) await sizes;
     if (machine.state.phase === 'ask')
       await new Promise<void>((resolve) => {
         const off = machine.subscribe((s) => {
