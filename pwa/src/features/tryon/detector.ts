@@ -96,6 +96,8 @@ export function startFaceDetector(
   // The model's bytes received so far, by file, for the progress (at most every 100 ms, and at each file's end).
   const received = new Map<string, number>();
   let lastReport = 0;
+  // The page's script ran (its first ask for a file): a mark for the figures.
+  let scriptRan = false;
   const report = (force: boolean) => {
     const now = Date.now();
     if (!force && now - lastReport < 100) return;
@@ -153,8 +155,8 @@ export function startFaceDetector(
       }
       onReady?.();
     } else if (m.type === 'file') {
-      if (!received.size && !performance.getEntriesByName('try-on:frame-script').length)
-        performance.mark('try-on:frame-script');
+      if (!scriptRan) performance.mark('try-on:frame-script');
+      scriptRan = true;
       sendFile(m.path);
     } else if (m.type === 'landmarks') {
       const w = waiting.get(m.id);
