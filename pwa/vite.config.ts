@@ -6,6 +6,7 @@ import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react-swc';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { TRYON_CODE_CHUNKS } from '../api/contract/face-model.js';
 import { pickAreas } from './src/lib/locale-areas.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -353,9 +354,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           // The Twilio SDK is loaded only for a Twilio call and never precached.
           globIgnores: [
             '**/twilio-video*',
-            // The try-on's code comes with its first use, as its face model does (the precache stays within its
-            // 1.6 MB budget; docs/product-rules.md §16).
-            '**/try-on-dialog-*',
+            // The try-on's code comes with its first use, as its face model does, and is kept from then on in a
+            // cache of its own (sw/sw.ts; the precache stays within its 1.6 MB budget; docs/product-rules.md §16).
+            ...TRYON_CODE_CHUNKS.map((name) => `**/assets/${name}-*`),
             // A seller's try-on image and its preview are uploaded with the product: no use offline.
             '**/try-on-image-field-*',
             '**/sample-preview-*',

@@ -4,6 +4,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { isTryOnCode, TRYON_CODE_CACHE } from '../api/contract/face-model';
 import { ALL_ROUTES, API_ROUTES, pathsWhere } from '../api/contract/routes';
 import { appointmentText, callbackRequestText, notificationText, orderPaidText, type SwLocale } from './i18n';
 
@@ -59,6 +60,18 @@ registerRoute(
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }),
     ],
+  }),
+);
+
+// The try-on's code (issue #51): not precached, kept from its first use on (the page also puts it there after
+// a try-on it ran before this worker controlled it: features/tryon/model-load.ts). Content-hashed files: the
+// cache answers first; the page drops a previous build's files from it.
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' && url.origin === self.location.origin && isTryOnCode(url.pathname),
+  new CacheFirst({
+    cacheName: TRYON_CODE_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] })],
   }),
 );
 

@@ -26,3 +26,16 @@ export const FACE_WASM_FILES = ['wasm/tfjs-backend-wasm-simd.wasm'] as const;
 
 /** The Cache Storage cache the app keeps the model in from the first try-on on (works offline after it). */
 export const FACE_MODEL_CACHE = 'nagai-tryon-v1';
+
+/**
+ * The try-on's own code (the dialog and what only the try-on loads): not precached (the precache's 1.6 MB budget),
+ * kept from the first try-on on in this cache instead, which the service worker answers from first
+ * (sw/sw.ts), so a try-on works offline after the first. The names are the build's chunk names
+ * (`assets/<name>-<hash>.js`, content-hashed: a new build's chunk is a new file).
+ */
+export const TRYON_CODE_CACHE = 'nagai-tryon-code-v1';
+export const TRYON_CODE_CHUNKS = ['try-on-dialog', 'engine', 'piece-image', 'model-load'] as const;
+
+/** Whether a path is one of the try-on's code chunks (`/assets/engine-UwaCarZf.js`). */
+export const isTryOnCode = (pathname: string) =>
+  new RegExp(`^/assets/(${TRYON_CODE_CHUNKS.join('|')})-[\\w-]+\\.js$`).test(pathname);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -158,6 +159,12 @@ describe('security headers on real responses', () => {
       expect(policy.get('sandbox')).toEqual(['allow-scripts']);
       expect(String(res.headers['content-security-policy'])).not.toMatch(/allow-same-origin/);
       expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
+      // Its one script is inline (a file of its own would not load offline), allowed by its hash alone.
+      const scripts = [...String(res.text).matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(String(res.text)).not.toMatch(/<script[^>]*\ssrc=/);
+      const hash = `'sha256-${crypto.createHash('sha256').update(scripts[0]!).digest('base64')}'`;
+      expect(policy.get('script-src')).toEqual([hash, 'blob:', "'wasm-unsafe-eval'"]);
     }
   });
 

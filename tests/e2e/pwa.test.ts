@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { isTryOnCode, TRYON_CODE_CHUNKS } from '../../api/contract/face-model';
 import { isTwilioSdk, PRECACHE_BUDGET_BYTES, readPrecache, twilioAssets } from '../bench/pwa-precache';
 import {
   baseUrl,
@@ -69,6 +70,22 @@ describe('service worker', () => {
     // The SDK is built (for Twilio calls) — just not precached.
     const sdk = twilioAssets(DIST);
     if (sdk.length) expect(entries.map((e) => e.url)).not.toContain(sdk[0]);
+  });
+
+  it("keeps the try-on's own code out of the precache, and everything else its dialog imports in it", () => {
+    // Issue #51: the try-on works offline after its first use. Its own chunks are kept from that use on
+    // (TRYON_CODE_CACHE, sw/sw.ts); every other chunk it imports must be in the precache.
+    const precached = new Set(readPrecache(DIST).map((e) => e.url));
+    const dialog = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => /^try-on-dialog-.*\.js$/.test(f));
+    expect(dialog).toHaveLength(1);
+    const code = fs.readFileSync(path.join(DIST, 'assets', dialog[0]!), 'utf8');
+    const imports = [...code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((m) => `assets/${m[1]}`);
+    const own = [`assets/${dialog[0]}`, ...imports].filter((u) => isTryOnCode(`/${u}`));
+    expect(own.map((u) => u.replace(/-[\w-]{8}\.js$/, '')).sort()).toEqual(
+      TRYON_CODE_CHUNKS.map((n) => `assets/${n}`).sort(),
+    );
+    for (const u of own) expect(precached.has(u), u).toBe(false);
+    for (const u of imports.filter((i) => !isTryOnCode(`/${i}`))) expect(precached.has(u), u).toBe(true);
   });
 
   it('does not load the Twilio SDK while browsing', async () => {

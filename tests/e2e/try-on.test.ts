@@ -545,4 +545,69 @@ describe('virtual try-on', () => {
     expect(await goldPixels(shopper, canvas, box)).toBeLessThan(drawn / 10);
     await customer.close();
   }, 180_000);
+
+  it('offline after the first use: a reload without the network draws the piece again', async () => {
+    // The service worker is allowed here (the suite blocks it elsewhere): it keeps the try-on's code, the app
+    // its model; the detector page carries its script inline.
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'allow',
+    });
+    await context.grantPermissions(['camera']);
+    const page = await context.newPage();
+    const path = await earringsPath(page);
+    const drawn = () =>
+      page.waitForFunction(
+        () =>
+          document.querySelector<HTMLCanvasElement>('[data-testid="try-on-canvas"]')?.dataset.status ===
+          'drawing',
+        undefined,
+        { timeout: 90_000 },
+      );
+    // The first visit, before the worker controls the page: the first try-on.
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Try it on' }).click();
+    await drawn();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="try-on-canvas"]').waitFor({ state: 'detached' });
+    // The worker installed; one more visit online, in its control (the product's data kept for offline).
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const kept = await page.evaluate(async () =>
+      (await (await caches.open('nagai-tryon-code-v1')).keys()).map((r) => new URL(r.url).pathname),
+    );
+    expect(kept.map((p) => p.replace(/-[\w-]{8}\.js$/, '')).sort()).toEqual([
+      '/assets/engine',
+      '/assets/model-load',
+      '/assets/piece-image',
+      '/assets/try-on-dialog',
+    ]);
+
+    // Offline: reloaded, the try-on starts and draws the piece, its dialog's code from the worker.
+    await context.setOffline(true);
+    const fromWorker: string[] = [];
+    page.on('response', (r) => {
+      if (r.fromServiceWorker()) fromWorker.push(new URL(r.url()).pathname);
+    });
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const button = page.getByRole('button', { name: 'Try it on' });
+    await button.waitFor();
+    const tapped = Date.now();
+    await button.click();
+    await drawn();
+    console.log(`offline try-on: piece drawn ${Date.now() - tapped} ms after the tap was seen`);
+    expect(fromWorker.some((p) => /^\/assets\/try-on-dialog-/.test(p))).toBe(true);
+    await page.getByRole('button', { name: 'Take photo' }).waitFor();
+    await context.close();
+  }, 180_000);
 });

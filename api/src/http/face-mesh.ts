@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,9 +28,8 @@ if (VERSION !== FACE_MODEL_VERSION)
  * The model runs in its own page, framed with `sandbox="allow-scripts"` (an opaque origin: no cookies, no access
  * to the app, no storage): third-party model code never runs in the app's origin. The app posts it camera frames
  * and reads back landmarks (pwa/src/features/tryon/detector.ts); frames never leave the device. The page asks
- * the app for the bundle and the model files (the app fetches them through its service worker, which keeps them
- * after the first try-on, so a try-on works offline), so only this small page and its script come over the
- * frame's own requests.
+ * the app for the bundle and the model files (the app keeps them in its Cache Storage from the first try-on on,
+ * so a try-on works offline), so only this small page comes over the frame's own request: a navigation, which the browser's cache keeps for the app (a year, immutable).
  */
 export const FACE_MESH_BASE = FACE_MODEL_BASE;
 
@@ -56,26 +56,11 @@ const FILES: Record<string, string> = {
 };
 
 /**
- * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
- * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page (issue #46,
- * item 8). Never allow-same-origin: with allow-scripts it would undo the sandbox. The library's bundle arrives
- * from the app as bytes and is imported from a blob: URL (script-src blob:); it needs no 'unsafe-eval'. The app
- * accepts the page's messages by their source (`event.source === frame.contentWindow`,
- * pwa/src/features/tryon/detector.ts), not by origin, which is "null" for a sandboxed page.
- */
-const FRAME_CSP =
-  "default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; connect-src 'self' blob: data:; " +
-  "img-src 'self' blob: data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; " +
-  'sandbox allow-scripts';
-
-const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
-<script src="frame.js"></script></body></html>`;
-
-/**
  * The detector page's script. It asks the app (its parent) for each file by its path under the version's
  * folder ({ type: 'file', path } → { type: 'file', path, bytes | error }; the app counts the bytes as they
  * arrive for the progress); imports the bundle from a blob: URL; runs Human with only the face detector and the
- * mesh (TensorFlow.js's WebGL backend, the CPU one where WebGL is missing); answers 'ready' once loaded and
+ * mesh (TensorFlow.js's WebGL backend, its WebAssembly one where WebGL is drawn in software); answers 'ready'
+ * once loaded (with where its start-up time went) and
  * every frame with { id, landmarks | null }: 468 points, x and y in 0..1 of the frame, z the depth in x's scale
  * (as MediaPipe's face mesh gives them: the mesh's raw depth is in its 192-pixel crop's units, the crop's width
  * is the face box's).
@@ -102,10 +87,13 @@ const FRAME_JS = `(() => {
   let human = null;
   let busy = false;
   async function start() {
+    const t0 = performance.now();
     const code = await file('dist/human.esm.js');
+    const t1 = performance.now();
     const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
     const { Human } = await import(url);
     URL.revokeObjectURL(url);
+    const t2 = performance.now();
     const off = { enabled: false };
     // WebGL where the device draws it on a GPU; TensorFlow.js's WebAssembly (SIMD) where WebGL is missing or
     // drawn in software (SwiftShader, llvmpipe), which is many times slower there than WebAssembly.
@@ -129,10 +117,11 @@ const FRAME_JS = `(() => {
       body: off, hand: off, object: off, gesture: off, segmentation: off,
     });
     await human.load();
-    // The first answer compiles the graph's shaders: once here, on a small blank picture, before 'ready'.
-    const blank = new OffscreenCanvas(64, 64);
-    await human.detect(blank);
-    post({ type: 'ready', backend: human.tf.getBackend() });
+    // No warm-up on a blank picture: the first camera frame is the warm-up (a blank one runs the detector only,
+    // and costs its time before the first real answer).
+    const t3 = performance.now();
+    // Where its start-up went (ms): waiting for the bundle, importing it, loading the backend and the models.
+    post({ type: 'ready', backend: human.tf.getBackend(), times: { bundle: t1 - t0, import: t2 - t1, load: t3 - t2 } });
   }
   window.addEventListener('message', async (e) => {
     if (e.source !== parent) return;
@@ -168,6 +157,25 @@ const FRAME_JS = `(() => {
 })();
 `;
 
+/**
+ * The detector page's own policy. `sandbox allow-scripts` makes the page an opaque origin however it is opened:
+ * framed by the app (which also sets the iframe's sandbox attribute) or opened directly as a page (issue #46,
+ * item 8). Never allow-same-origin: with allow-scripts it would undo the sandbox. Its one script is inline,
+ * allowed by its hash (a script file would be a request of the opaque origin, which the browser caches under an
+ * origin that is new on every load: it never comes from the cache, so the try-on would not start offline). The
+ * library's bundle arrives from the app as bytes and is imported from a blob: URL (script-src blob:); it needs no
+ * 'unsafe-eval'. The app accepts the page's messages by their source (`event.source === frame.contentWindow`,
+ * pwa/src/features/tryon/detector.ts), not by origin, which is "null" for a sandboxed page.
+ */
+const FRAME_CSP =
+  `default-src 'none'; script-src 'sha256-${crypto.createHash('sha256').update(FRAME_JS).digest('base64')}' ` +
+  "blob: 'wasm-unsafe-eval'; connect-src 'self' blob: data:; img-src 'self' blob: data:; worker-src 'self' blob:; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts";
+
+/** The detector page, its script inline: the page needs nothing else from the network to start (offline too). */
+const FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>face landmarks</title></head><body>
+<script>${FRAME_JS}</script></body></html>`;
+
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 /** Each file compressed once per process (the bundle is 2 MB raw: brotli brings it to about a quarter). */
@@ -180,11 +188,9 @@ function compressedFile(name: string): Promise<{ br: Buffer; gz: Buffer; raw: Bu
       const raw =
         name === 'frame.html'
           ? Buffer.from(FRAME_HTML)
-          : name === 'frame.js'
-            ? Buffer.from(FRAME_JS)
-            : name.startsWith('wasm/')
-              ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
-              : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
+          : name.startsWith('wasm/')
+            ? await fs.promises.readFile(path.join(WASM_DIR, name.slice('wasm/'.length)))
+            : await fs.promises.readFile(path.join(PACKAGE_DIR, name));
       const [br, gz] = await Promise.all([
         brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
         gzip(raw, { level: 9 }),
@@ -228,12 +234,7 @@ export function faceMeshAssets() {
       ctx.body = await modelSizes();
       return;
     }
-    const type =
-      name === 'frame.html'
-        ? 'text/html; charset=utf-8'
-        : name === 'frame.js'
-          ? 'text/javascript; charset=utf-8'
-          : FILES[name];
+    const type = name === 'frame.html' ? 'text/html; charset=utf-8' : FILES[name];
     if (!type) return next();
     const file = await compressedFile(name);
     const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');

@@ -193,3 +193,6 @@ export function startTryOn(opts: {
     },
   };
 }
+
+/** This module's file (a build's chunk): one of the try-on's code files kept for offline use (model-load.ts). */
+export const ENGINE_CODE_URL = import.meta.url;

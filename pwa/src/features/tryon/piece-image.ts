@@ -67,3 +67,6 @@ export async function productPiece(
     chain,
   };
 }
+
+/** This module's file (a build's chunk): one of the try-on's code files kept for offline use (model-load.ts). */
+export const PIECE_IMAGE_CODE_URL = import.meta.url;

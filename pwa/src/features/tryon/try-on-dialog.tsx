@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../../api/contract/catalog';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog';
-import { startTryOn, type TryOnEngine } from './engine';
+import { ENGINE_CODE_URL, startTryOn, type TryOnEngine } from './engine';
 import { tryOnKind } from './geometry';
-import { loadFaceModel } from './model-load';
-import { openFrontCamera, productPiece } from './piece-image';
+import { keepTryOnCode, loadFaceModel, MODEL_LOAD_CODE_URL } from './model-load';
+import { openFrontCamera, PIECE_IMAGE_CODE_URL, productPiece } from './piece-image';
 import { canTakePhoto, createTryOnMachine, statusMessage } from './status';
 
 /**
@@ -29,17 +29,36 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
     let camera: MediaStream | null = null;
     let close: (() => void) | null = null;
     const started = performance.now();
+    // For the figures (tests/bench/tryon.ts): the tap's dialog, the camera's first picture, the model ready, the
+    // first piece drawn, as marks.
+    performance.mark('try-on:open');
+    const offDrawn = machine.subscribe((s) => {
+      if (s.phase !== 'drawing') return;
+      performance.mark('try-on:first-piece');
+      offDrawn();
+    });
     // The model (sizes, the Save-Data ask, the download with its progress) and the camera at the same time:
     // the camera's picture shows as soon as it is live, the piece once the model is ready and finds the face.
     const model = loadFaceModel(machine);
     model.then(
       (d) => {
+        performance.mark('try-on:model-ready');
         if (cancelled) return d.close();
         close = d.close;
         engine.current?.setDetector(d);
+        // The try-on ran: its code is kept for the next, offline too (its model's files already are).
+        void keepTryOnCode([
+          import.meta.url,
+          ENGINE_CODE_URL,
+          PIECE_IMAGE_CODE_URL,
+          MODEL_LOAD_CODE_URL,
+        ]).catch(() => undefined);
       },
       () => !cancelled && machine.dispatch({ type: 'failed', phase: 'model-failed' }),
     );
+    // The piece's picture while the camera starts (each waits on its own).
+    const piece = productPiece(kind, product);
+    piece.catch(() => undefined);
     void (async () => {
       try {
         camera = await openFrontCamera();
@@ -53,13 +72,14 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
       }
       if (cancelled) return camera.getTracks().forEach((tr) => tr.stop());
       try {
-        const piece = await productPiece(kind, product);
+        const drawn = await piece;
         if (cancelled) return;
         const e = startTryOn({
           camera,
-          piece,
+          piece: drawn,
           machine,
           onFirstFrame: () => {
+            performance.mark('try-on:camera');
             e.canvas.dataset.firstFrameMs = String(Math.round(performance.now() - started));
           },
         });
@@ -76,6 +96,7 @@ export default function TryOnDialog({ product, onClose }: { product: Product; on
     })();
     return () => {
       cancelled = true;
+      offDrawn();
       engine.current?.stop();
       engine.current?.canvas.remove();
       engine.current = null;
