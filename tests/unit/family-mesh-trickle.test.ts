@@ -99,10 +99,12 @@ describe('family mesh candidates', () => {
     // The jeweller's engine finds a candidate after the answer went out: it follows the answer.
     const [, answering] = RecordingPeer.made;
     answering!.found('candidate:late 1 udp 1 203.0.113.1 49152 typ relay');
-    expect(jeweller.sent.map((s) => [s.to, s.kind])).toEqual([
-      ['g1', 'answer'],
-      ['g1', 'candidate'],
-    ]);
+    await vi.waitFor(() =>
+      expect(jeweller.sent.map((s) => [s.to, s.kind])).toEqual([
+        ['g1', 'answer'],
+        ['g1', 'candidate'],
+      ]),
+    );
 
     // The guest adds it once the answer is set, whichever of the two comes first.
     await guest.mesh.handle({ id: 3, from: 'u7', ...jeweller.sent[1]! });

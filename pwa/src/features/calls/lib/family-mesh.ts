@@ -12,8 +12,8 @@ import { peerConfiguration } from '../../video/providers/p2p/peer';
  * The call's mesh with its guests (issue #52, docs/product-rules.md §21.4): one peer connection per other
  * party that is a guest, or for a guest, per other party. The customer–jeweller connection is the call's own
  * and is not here. Who offers: a guest offers to the customer and the jeweller, and the later guest (the
- * higher id) to the earlier one. Descriptions wait up to MESH_GATHER_MS for their candidates (host ones, all
- * loopback and a LAN need, come in milliseconds); later candidates trickle, the offer's and the answer's.
+ * higher id) to the earlier one. Descriptions wait for their first candidates (host ones, all loopback and a LAN
+ * need, come in milliseconds: see gathered()); later candidates trickle, from either side.
  */
 export const MESH_GATHER_MS = 250;
 
@@ -24,6 +24,8 @@ interface Link {
   stream: MediaStream;
   /** Candidates that came before the remote description. */
   pending: RTCIceCandidateInit[];
+  /** This side's description, sent (its candidates until then are in it; later ones follow it). */
+  sent?: Promise<void>;
 }
 
 const guestNumber = (p: FamilyParty) => (p.startsWith('g') ? Number(p.slice(1)) : 0);
@@ -54,19 +56,34 @@ async function capVideo(pc: RTCPeerConnection): Promise<void> {
   }
 }
 
+/**
+ * A description goes out once gathering is complete, or MESH_SETTLE_MS after the last candidate found (host
+ * candidates come together in milliseconds; what comes later, from STUN or the relay, trickles), and at most
+ * after MESH_GATHER_MS.
+ */
+export const MESH_SETTLE_MS = 40;
+
 async function gathered(pc: RTCPeerConnection): Promise<void> {
   if (pc.iceGatheringState === 'complete') return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, MESH_GATHER_MS);
+    let settle: ReturnType<typeof setTimeout> | undefined;
     function done() {
       clearTimeout(timer);
+      clearTimeout(settle);
       pc.removeEventListener('icegatheringstatechange', check);
+      pc.removeEventListener('icecandidate', found);
       resolve();
     }
     function check() {
       if (pc.iceGatheringState === 'complete') done();
     }
+    function found() {
+      clearTimeout(settle);
+      settle = setTimeout(done, MESH_SETTLE_MS);
+    }
     pc.addEventListener('icegatheringstatechange', check);
+    pc.addEventListener('icecandidate', found);
   });
 }
 
@@ -116,12 +133,10 @@ export class FamilyMesh {
       await link.pc.setLocalDescription(await link.pc.createAnswer());
       await capVideo(link.pc);
       await gathered(link.pc);
+      if (this.links.get(from) !== link) return;
       markCall(`family-answer:${from}`);
-      // The answer's later candidates trickle too: an engine that names its host candidates by mDNS
-      // (Firefox) has no address of this side to check but those in the answer, and a relay candidate
-      // often comes after MESH_GATHER_MS.
-      this.sentDescription.add(link.pc);
-      await this.send(from, 'answer', { type: 'answer', sdp: link.pc.localDescription?.sdp ?? '' });
+      link.sent = this.send(from, 'answer', { type: 'answer', sdp: link.pc.localDescription?.sdp ?? '' });
+      await link.sent;
       return;
     }
     const link = this.links.get(from);
@@ -175,21 +190,17 @@ export class FamilyMesh {
       this.onStreams(this.streams());
     };
     pc.onicecandidate = (e) => {
-      // Candidates found after the description went out follow it.
-      if (
-        e.candidate &&
-        pc.localDescription &&
-        pc.iceGatheringState !== 'complete' &&
-        this.sentDescription.has(pc)
-      )
-        void this.send(party, 'candidate', { candidate: e.candidate.toJSON() }).catch(() => undefined);
+      // Candidates found after the description went out (offer or answer) follow it, once it is stored.
+      const sent = link.sent;
+      if (e.candidate && sent) {
+        const candidate = e.candidate.toJSON();
+        void sent.then(() => this.send(party, 'candidate', { candidate })).catch(() => undefined);
+      }
     };
     this.links.set(party, link);
     this.onStreams(this.streams());
     return link;
   }
-
-  private sentDescription = new WeakSet<RTCPeerConnection>();
 
   private async offer(party: FamilyParty): Promise<void> {
     const link = this.open(party);
@@ -197,9 +208,9 @@ export class FamilyMesh {
     await capVideo(link.pc);
     await gathered(link.pc);
     if (this.links.get(party) !== link) return;
-    this.sentDescription.add(link.pc);
     markCall(`family-offer:${party}`);
-    await this.send(party, 'offer', { type: 'offer', sdp: link.pc.localDescription?.sdp ?? '' });
+    link.sent = this.send(party, 'offer', { type: 'offer', sdp: link.pc.localDescription?.sdp ?? '' });
+    await link.sent;
   }
 
   private async flush(link: Link): Promise<void> {
