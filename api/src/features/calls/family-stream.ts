@@ -160,7 +160,10 @@ export async function guestStream(ctx: AppContext, deps: AppDeps): Promise<void>
           state: row.state,
           callLive: live,
           members: inCall
-            ? guestMembers(await callStatics(deps.db, guest.call_id, deps.clock.now().getTime()), row.admitted)
+            ? guestMembers(
+                await callStatics(deps.db, guest.call_id, deps.clock.now().getTime()),
+                row.admitted,
+              )
             : [],
           lastItem: Number(row.last_item ?? 0),
           lastLike: Number(row.last_like ?? 0),
