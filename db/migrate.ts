@@ -32,6 +32,7 @@ import * as m0032 from './migrations/0032_call_activity';
 import * as m0033 from './migrations/0033_call_family';
 import * as m0034 from './migrations/0034_family_guest_stream';
 import * as m0035 from './migrations/0035_call_guest_account';
+import * as m0036 from './migrations/0036_guest_photo_notify';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0033_call_family': m0033,
   '0034_family_guest_stream': m0034,
   '0035_call_guest_account': m0035,
+  '0036_guest_photo_notify': m0036,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -195,6 +195,9 @@ export const familyLikeSchema = z.object({
 });
 export const familyNoInputSchema = z.object({}).strict();
 
+/** GET /_api/family/guest/photo?itemId=: a photo the jeweller sent in the call, for its admitted guests. */
+export const familyGuestPhotoSchema = z.object({ itemId: positiveIdFromQuery('Photo not found.') });
+
 export interface FamilyInviteResponse {
   guestId: number;
   /** The link's token: shown once, only its hash is kept. */

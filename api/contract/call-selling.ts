@@ -171,7 +171,7 @@ export interface ProductCallItem extends CallItemBase {
 }
 export interface PhotoCallItem extends CallItemBase {
   kind: 'photo';
-  /** GET /_api/call/photo?id=… (participants only). */
+  /** GET /_api/call/photo?id=… (participants), or GET /_api/family/guest/photo?itemId=… (admitted guests). */
   photoUrl: string;
   width: number;
   height: number;

@@ -39,6 +39,7 @@ import type {
   FamilyStateResponse,
   familyAskSchema,
   familyDecideSchema,
+  familyGuestPhotoSchema,
   familyGuestStateSchema,
   familyGuestStreamSchema,
   familyInviteSchema,
@@ -565,6 +566,10 @@ export const API_ROUTES = {
   }),
   // An admitted guest's ICE servers, with relay credentials of their own (the guest's token in its header).
   familyIceServers: get<IceServersResponse, typeof familyNoInputSchema>()('/_api/family/ice-servers', {
+    auth: 'public',
+  }),
+  // A photo the jeweller sent, for the call's admitted guests (their token in its header): bytes, like callPhoto.
+  familyGuestPhoto: get<string, typeof familyGuestPhotoSchema>()('/_api/family/guest/photo', {
     auth: 'public',
   }),
   familyLeave: post<FamilyGuestResponse, typeof familyNoInputSchema>()('/_api/family/leave', {

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAMILY_GUEST_HEADER,
@@ -118,6 +119,18 @@ describe("a guest's event stream (§21.2)", () => {
       expect(said.status).toBe(201);
       const itemId = said.body.items[0]!.id;
       await stream.waitFor((e) => e.event === 'guest' && (e.data as FamilyGuestEvent).lastItem === itemId);
+
+      // A photo the jeweller sends is news for the guest too.
+      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#b8862b' } })
+        .jpeg()
+        .toBuffer();
+      const photo = await p.asSeller.post<{ items: { id: number }[] }>('/_api/call/photo', {
+        callId,
+        image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      });
+      expect(photo.status).toBe(201);
+      const photoId = photo.body.items[0]!.id;
+      await stream.waitFor((e) => e.event === 'guest' && (e.data as FamilyGuestEvent).lastItem === photoId);
     } finally {
       stream.close();
     }

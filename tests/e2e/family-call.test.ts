@@ -1,10 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import ta from '../../locales/ta.json';
 import { baseUrl, expectAccessible } from './support/browser';
 import { callPhones, jewellerAndCustomer, PHONE, remoteVideoPlays } from './support/call-phones';
 import {
   clickButton,
+  explained,
   fillByLabel,
   firefoxPage,
   launchFirefox,
@@ -17,7 +19,7 @@ import {
  * Family in the call (issue #52, docs/product-rules.md §21), end to end in real browsers over loopback: a
  * customer and the demo jeweller in a call, the customer invites two guests by link (the second on Firefox
  * ESR: a guest's phone need not run the jeweller's engine), the jeweller admits each, and everyone sees
- * everyone's video (six connections for four people); a piece shown reaches all, a guest's "I like this one"
+ * everyone's video (six connections for four people); a piece shown and a photo sent reach all, a guest's "I like this one"
  * reaches the customer and the jeweller, a guest leaving leaves the others connected, and the customer's end
  * ends the guests' part with a message.
  */
@@ -54,6 +56,14 @@ async function tilesPlayingInPage(): Promise<string[]> {
       return v.videoWidth > 0 && !v.paused && v.currentTime > at[i]!;
     })
     .map((t) => t.dataset.party!);
+}
+
+/** In the page, in either engine: the guest's list shows a photo under `alt`, its image loaded. */
+function photoLoaded(alt: string): boolean {
+  const img = [...document.querySelectorAll<HTMLImageElement>('[data-testid="guest-photo"] img')].find(
+    (i) => i.alt === alt,
+  );
+  return !!img && img.complete && img.naturalWidth > 0;
 }
 
 /** A Chromium phone's page, or a Firefox one (puppeteer's page, whose evaluate takes the same function). */
@@ -262,6 +272,25 @@ describe('family in the call', () => {
       .waitFor({ timeout: 10_000 });
     await amma.page.getByTestId('guest-piece').getByText(shown!.name).waitFor({ timeout: 10_000 });
     await waitForText(akka.firefox, shown!.name, { within: '[data-testid="guest-piece"]', timeout: 10_000 });
+
+    // The jeweller sends a photo: both guests see it, loaded (fetched with the guest's token).
+    const jpeg = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#b8862b' } })
+      .jpeg()
+      .toBuffer();
+    const sent = await seller.context.request.post('/_api/call/photo', {
+      data: { callId, image: `data:image/jpeg;base64,${jpeg.toString('base64')}` },
+      headers: { Origin: baseUrl() },
+    });
+    expect(sent.status()).toBe(201);
+    const photoAlt = `Photo 1 from ${SHOP}`;
+    await Promise.all([
+      amma.page.waitForFunction(photoLoaded, photoAlt, { timeout: 10_000 }),
+      explained(
+        akka.firefox,
+        `photo "${photoAlt}" loaded`,
+        akka.firefox.waitForFunction(photoLoaded, { polling: 50, timeout: 10_000 }, photoAlt),
+      ),
+    ]);
 
     // Amma likes it: the customer and the jeweller see it, both watched at once (a like shows for 6 s from
     // when each side has it: watched one after the other, the second side's could be gone already).

@@ -20,6 +20,7 @@ import { CALL_ERROR_CODES, CALL_MESSAGES } from '../../../contract/calls';
 import type { SessionUser } from '../../http/context';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import { loadCallItems } from '../selling/items';
+import { forGuest } from './family-photo';
 import { loadCallProduct } from '../selling/products';
 import {
   familyCall,
@@ -192,7 +193,7 @@ const GUEST_POLL_SQL = `select g.id, g.call_id, g.invited_by, g.name, g.state, g
                 where call_id = g.call_id and to_party = 'g' || g.id and id > ?
                 order by id limit ${SIGNALS_PAGE}) s) as signals,
       exists (select 1 from call_items i where i.call_id = g.call_id and i.id > ?
-                 and i.kind in ('product', 'message')) as new_items,
+                 and i.kind in ('product', 'message', 'photo')) as new_items,
       exists (select 1 from call_family_likes l where l.call_id = g.call_id and l.id > ?) as new_likes
      where g.state = 'admitted' and c.status = 'active') x on true
  where g.guest_hash = ?`;
@@ -219,7 +220,7 @@ export interface GuestCursors {
  * What a guest reads, every FAMILY_GUEST_POLL_MS while their event stream is not open (family-stream.ts), and
  * every FAMILY_GUEST_STREAM_POLL_MS while it is: their own state; once
  * admitted, who is in the call, and what came since the page's cursors: what was shown and said (pieces and
- * chat; photos stay the participants'), the likes and the mesh signals addressed to them. An idle poll is one
+ * chat and the jeweller's photos, family-photo.ts), the likes and the mesh signals addressed to them. An idle poll is one
  * statement; at most every FAMILY_GUEST_SEEN_EVERY_MS it also marks the guest still there (and settles the
  * call's silent guests).
  */
@@ -277,7 +278,7 @@ export async function guestState(
     ...base,
     piece: statics.piece,
     members,
-    items: items.filter((i) => i.kind === 'product' || i.kind === 'message'),
+    items: forGuest(items),
     likes,
     signals: (row.signals ?? []).map((s) => ({
       id: Number(s.id),

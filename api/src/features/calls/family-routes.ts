@@ -2,6 +2,7 @@ import {
   FAMILY_GUEST_HEADER,
   familyAskSchema,
   familyDecideSchema,
+  familyGuestPhotoSchema,
   familyGuestStateSchema,
   familyInviteSchema,
   familyLikeSchema,
@@ -13,6 +14,8 @@ import {
 import { API_ROUTES as R } from '../../../contract/routes';
 import type { Feature } from '../../http/context';
 import { endpoint, rawEndpoint } from '../../http/endpoint';
+import { parseQuery } from '../../http/validate';
+import { writePhoto } from '../selling/routes';
 import {
   askToJoin,
   createInvite,
@@ -22,6 +25,7 @@ import {
   leaveCall,
   openInvite,
 } from './family';
+import { readGuestPhoto } from './family-photo';
 import { familyState, guestState, likeShownPiece, sendFamilySignal } from './family-mesh';
 import { guestStream, issueStreamTicket } from './family-stream';
 
@@ -90,6 +94,13 @@ export const callFamilyFeature: Feature = (router, { deps }) => {
     input: familyNoInputSchema,
     handle: async (deps, _user, _input, exchange) =>
       guestIceServers(deps, await guestOf(deps.db, exchange.header(FAMILY_GUEST_HEADER))),
+  });
+
+  // Bytes, not JSON: a photo the jeweller sent, to the call's admitted guests, with the participants' headers.
+  rawEndpoint(router, R.familyGuestPhoto, async (ctx) => {
+    const { itemId } = parseQuery(ctx, familyGuestPhotoSchema);
+    const guest = await guestOf(ctx.deps.db, ctx.get(FAMILY_GUEST_HEADER));
+    writePhoto(ctx, await readGuestPhoto(ctx.deps.db, guest, itemId));
   });
 
   endpoint(router, R.familyLeave, {

@@ -76,7 +76,8 @@ const STREAM_SQL = `select g.state, c.status, x.admitted, x.signals, x.last_item
          from (select id, from_party, kind, payload from call_family_signals
                 where call_id = g.call_id and to_party = 'g' || g.id and id > ?
                 order by id limit ${SIGNALS_PAGE}) s) as signals,
-      (select max(i.id) from call_items i where i.call_id = g.call_id and i.kind in ('product', 'message'))
+      (select max(i.id) from call_items i
+        where i.call_id = g.call_id and i.kind in ('product', 'message', 'photo'))
         as last_item,
       (select max(l.id) from call_family_likes l where l.call_id = g.call_id) as last_like
      where g.state = 'admitted' and c.status = 'active') x on true

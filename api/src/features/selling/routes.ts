@@ -10,7 +10,7 @@ import {
   shareProductsSchema,
 } from '../../../contract/call-selling';
 import { API_ROUTES as R } from '../../../contract/routes';
-import type { Feature } from '../../http/context';
+import type { AppContext, Feature } from '../../http/context';
 import { endpoint, rawEndpoint } from '../../http/endpoint';
 import { parseQuery } from '../../http/validate';
 import { createHold, expireHolds, listSellerHolds, releaseHold } from './holds';
@@ -26,6 +26,19 @@ import {
 
 /** How often each process ends the holds whose time is up (reads end them too, for what they show). */
 export const HOLDS_SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * A call photo's bytes as its readers get them (participants, and admitted guests in family-routes.ts): kept
+ * by the browser for an hour, never shared, never run as a document.
+ */
+export function writePhoto(ctx: AppContext, photo: { bytes: Buffer; mime: string }): void {
+  ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+  ctx.type = photo.mime;
+  ctx.body = photo.bytes;
+}
 
 /** Selling inside the call: products, photos and chat in a call, its summary, and holds. */
 export const sellingFeature: Feature = (router, { deps, background }) => {
@@ -57,13 +70,7 @@ export const sellingFeature: Feature = (router, { deps, background }) => {
   // Bytes, not JSON: private to the call's two participants, kept by the browser for an hour, never shared.
   rawEndpoint(router, R.callPhoto, async (ctx) => {
     const { id } = parseQuery(ctx, callPhotoQuerySchema);
-    const photo = await readPhoto(ctx.deps.db, ctx.state.user!.id, id);
-    ctx.set('Cache-Control', 'private, max-age=3600');
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.type = photo.mime;
-    ctx.body = photo.bytes;
+    writePhoto(ctx, await readPhoto(ctx.deps.db, ctx.state.user!.id, id));
   });
 
   endpoint(router, R.callItems, {

@@ -7,11 +7,12 @@ import type {
   FamilyLikeKind,
   FamilyParty,
 } from '../../../../../api/contract/call-family';
-import type { CallProduct } from '../../../../../api/contract/call-selling';
+import type { CallProduct, PhotoCallItem } from '../../../../../api/contract/call-selling';
 import { errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/i18n';
 import { LikeLine } from './family-in-call';
 import { FamilyTile } from './family-tile';
+import { GuestPhoto } from './guest-photo';
 import { guestApi } from './family-api';
 
 /** A piece shown in the call, with the guest's heart and "I like this one". */
@@ -88,9 +89,17 @@ export function GuestCall({
   const others = state.members.filter((m) => m.party !== state.me);
   const me = state.members.find((m) => m.party === state.me);
   const nameOf = (userId: number) => state.members.find((m) => m.party === `u${userId}`)?.name ?? '';
-  const pieces = new Map<number, CallProduct>();
-  if (state.piece) pieces.set(state.piece.id, state.piece);
-  for (const item of state.items) if (item.kind === 'product') pieces.set(item.product.id, item.product);
+  // What was shown, newest first: each piece once (where it was first shown), and each photo.
+  const pieces = new Map<number, { at: number; product: CallProduct }>();
+  if (state.piece) pieces.set(state.piece.id, { at: 0, product: state.piece });
+  for (const item of state.items)
+    if (item.kind === 'product' && !pieces.has(item.product.id))
+      pieces.set(item.product.id, { at: item.id, product: item.product });
+  const photos = state.items.filter((i): i is PhotoCallItem => i.kind === 'photo');
+  const shown = [
+    ...[...pieces.values()].map(({ at, product }) => ({ at, product, photo: null })),
+    ...photos.map((photo, i) => ({ at: photo.id, product: null, photo, number: i + 1 })),
+  ].sort((a, b) => b.at - a.at);
   const messages = state.items.filter((i) => i.kind === 'message');
   return (
     <div className="flex min-h-dvh flex-col bg-stone-950 text-white" data-testid="guest-call">
@@ -135,13 +144,23 @@ export function GuestCall({
       </section>
       <section aria-label={t('family.shown')} className="px-2 py-3">
         <h2 className="px-1 pb-2 text-sm font-semibold">{t('family.shown')}</h2>
-        {pieces.size === 0 ? (
+        {shown.length === 0 ? (
           <p className="px-1 text-sm text-stone-300">{t('family.nothingShown')}</p>
         ) : (
           <ul className="flex flex-col gap-2">
-            {[...pieces.values()].reverse().map((p) => (
-              <ShownPiece key={p.id} product={p} guestToken={guestToken} />
-            ))}
+            {shown.map((s) =>
+              s.photo ? (
+                <GuestPhoto
+                  key={`ph${s.photo.id}`}
+                  photo={s.photo}
+                  number={s.number}
+                  shopName={state.shopName}
+                  guestToken={guestToken}
+                />
+              ) : (
+                <ShownPiece key={`p${s.product.id}`} product={s.product} guestToken={guestToken} />
+              ),
+            )}
           </ul>
         )}
       </section>
